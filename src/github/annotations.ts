@@ -8,7 +8,6 @@
 export const ANNOTATION_LIMIT = 10;
 
 export interface AnnotationSink {
-  /** A warning annotation (`::warning::`). */
   annotate(message: string): void;
   line(message: string): void;
 }
@@ -25,7 +24,6 @@ export class WarningAnnotations {
     this.#limit = limit;
   }
 
-  /** How many warnings the step had, annotated or not. */
   get count(): number {
     return this.#annotated + this.#held.length;
   }

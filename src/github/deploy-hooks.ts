@@ -37,7 +37,6 @@ function wanted(
   ];
 }
 
-/** The view of the run's events by the deploy's report, of each agent (flat: events without a key). */
 function reportView(report: () => DeployReport): EventView {
   return (event) => {
     const key = event.agent ?? FLAT_KEY;
@@ -48,10 +47,7 @@ function reportView(report: () => DeployReport): EventView {
   };
 }
 
-/**
- * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
- * the record covering it), rendered again from the deployments' entries; the rest as it is.
- */
+/** The manifest's outputs with each agent's `github-deployment-id` in `deployments`. */
 function withRecordIds(
   outputs: Readonly<Partial<Record<string, string>>>,
   entries: ReadonlyMap<string, DeploymentEntry> | undefined,
@@ -70,7 +66,6 @@ function withRecordIds(
   return { ...outputs, deployments: keyedOutputs(recorded).deployments };
 }
 
-/** The hooks of a deploy: of one deployment, or, given its manifest, of every agent. */
 export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHub): MakeHooks {
   return (context, given) => {
     const { logger } = given;
@@ -105,10 +100,7 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
   };
 }
 
-/**
- * What GitHub is told of the manifest the inputs ask for: each agent's names and own
- * environment; nothing of a deploy of one deployment (flat).
- */
+/** What GitHub is told of the manifest; nothing for a flat deploy. */
 export function manifestOnGitHub(request: DeployRequest): ManifestOnGitHub | undefined {
   if (request.layout === 'flat') return undefined;
   return {

@@ -42,7 +42,6 @@ function none(reason: string): RunHead {
   return { kind: 'none', reason };
 }
 
-/** The head of the pull request: its branch, sha and repository. */
 function pullRequestHead(event: RunEvent): RunHead {
   const parsed = PullRequestPayloadSchema.safeParse(event.payload);
   if (!parsed.success) {
@@ -87,7 +86,6 @@ export function runHead(event: RunEvent, workflowRepository: string | undefined)
 /** The step or job condition that skips a fork's pull request runs (docs/github.md, "Forks"). */
 export const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
 
-/** What the runner's environment says of the run and where it is on GitHub. */
 interface RunnerVariables {
   GITHUB_WORKSPACE?: string;
   GITHUB_REPOSITORY?: string;
@@ -121,7 +119,6 @@ const PullRequestNumberSchema = z.lazy(() =>
   }),
 );
 
-/** How a pull request stands, from its payload: merged, closed without merging, or open. */
 function pullRequestState(pull: {
   state?: string | undefined;
   merged?: boolean | null | undefined;
@@ -131,12 +128,7 @@ function pullRequestState(pull: {
   return pull.state === 'open' ? 'open' : undefined;
 }
 
-/**
- * Where the run stands on GitHub, for the record and the comment: the
- * workflow's repository, the commit the run is for (the pull request's head
- * on pull request events, else GITHUB_SHA), the pull request's number, and
- * the workflow run's page. Undefined without GITHUB_REPOSITORY.
- */
+/** Where the run stands on GitHub; undefined without GITHUB_REPOSITORY. */
 export function gitHubRunContext(
   event: RunEvent,
   variables: RunnerVariables,

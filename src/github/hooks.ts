@@ -12,9 +12,7 @@ import type { Clock, Logger } from '../common/runtime.js';
 import type { EventView } from '../run/ports/events.js';
 import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from '../run/ports/progress.js';
 
-/** What the core gets from GitHub: the hooks of `RunnerIO` an entry uses. */
 export interface GitHubHooks {
-  /** The view of the run's events on GitHub (the record and its statuses, a comment). */
   view?: EventView;
   commitOrder?: AskCommitOrder;
   retired?: ReportRetired;
@@ -32,7 +30,6 @@ export interface GitHubHooks {
   readonly api: GitHubApi | undefined;
 }
 
-/** What the step hands an entry's hooks. */
 export interface HookDependencies {
   logger: Logger;
   clock: Clock;
@@ -40,7 +37,6 @@ export interface HookDependencies {
   /** Overrides for tests: call limits, Octokit's loader. */
   apiOptions?: Partial<Pick<GitHubApiOptions, 'limits' | 'load'>>;
   budgetMs?: number;
-  /** Called once the GitHub deployment is recorded (the `github-deployment-id` output). */
   onRecorded?: (id: number) => void;
   /** Sets the run's outputs again through the hooks' `outputs`, once what it adds changed. */
   refreshOutputs?: () => void;
@@ -86,7 +82,6 @@ export function recordsWanted(
   return manifest.agents.some((agent) => (agent.environment ?? environment) !== '');
 }
 
-/** The run's one GitHub API, with the run's one budget. */
 export function gitHubApi(
   token: string,
   context: GitHubRunContext,
@@ -103,7 +98,6 @@ export function gitHubApi(
   });
 }
 
-/** Why a run cannot ask GitHub anything, or undefined when it can. */
 export function unreachable(
   token: string,
   context: GitHubRunContext | undefined,
@@ -115,11 +109,7 @@ export function unreachable(
   return undefined;
 }
 
-/**
- * The context, when the run can reach GitHub (a token and a repository);
- * else undefined, after one notice naming what `wanted` (what the inputs
- * ask for, in words) skips, none when nothing was asked for.
- */
+/** The context when the run can reach GitHub; else one notice naming what `wanted` skips. */
 export function reachable(
   token: string,
   context: GitHubRunContext | undefined,

@@ -55,16 +55,11 @@ export const GITHUB_INPUTS = {
 
 export type GitHubInputName = keyof typeof GITHUB_INPUTS;
 
-/** The names of the GitHub inputs, in action.yml's order. */
 export const GITHUB_INPUT_NAMES: readonly GitHubInputName[] = namesOf(GITHUB_INPUTS);
 
 /** Outputs only the GitHub Action sets. */
 export const GITHUB_OUTPUT_NAMES = ['github-deployment-id'] as const;
 
-/**
- * What the GitHub inputs ask for; each entry's hooks read them as theirs
- * (deploy-hooks.ts, plan-hooks.ts, retire-hooks.ts, sweep-hooks.ts).
- */
 export interface GitHubSettings {
   /** `github-token`; empty: every feature that needs it is skipped. */
   token: string;
@@ -73,7 +68,6 @@ export interface GitHubSettings {
   comment: boolean;
 }
 
-/** What the GitHub inputs, read with the rest of an entry's set, ask for. */
 export function gitHubSettings(inputs: InputValues<typeof GITHUB_INPUTS>): GitHubSettings {
   return {
     token: inputs['github-token'],

@@ -51,7 +51,6 @@ function planCommentAt(
   return { at, made };
 }
 
-/** The hooks of a plan: of one deployment, or, given its manifest, of every agent. */
 export function planHooks(settings: PlanSettings, manifest?: ManifestOnGitHub): MakeHooks {
   return manifest === undefined ? flatHooks(settings) : keyedHooks(settings, manifest);
 }

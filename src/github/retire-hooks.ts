@@ -20,7 +20,6 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-/** The warning of a retire on a pull request that is still open. */
 function stillOpen(at: GitHubRunContext, logger: Logger, retired: string): void {
   if (at.pullRequestState === 'open') {
     logger.warning(
@@ -51,7 +50,6 @@ function wanted(
   ];
 }
 
-/** The retire's hooks: a manifest's previews (`keyed`) retired together, else the one preview. */
 export function retireHooks(settings: GitHubSettings, request?: RetireRequest): MakeHooks {
   const manifest = request?.layout === 'keyed' ? previewsOnGitHub(request) : undefined;
   return (context, given) => {

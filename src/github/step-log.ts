@@ -12,7 +12,6 @@ export interface GroupWriter {
   end(): void;
 }
 
-/** A line held until its group is written. */
 type Held = { level: keyof Logger; message: string };
 
 /** The view of the run's events as the step's log: one deployment's, flat, or agents', keyed. */

@@ -36,7 +36,6 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-/** The sweep's manifest: where it was read, the name pattern, its agents. */
 export interface SweptManifest {
   source: string;
   names: NamePattern;
@@ -48,7 +47,6 @@ export type SweepSettings = Pick<GitHubSettings, 'token' | 'comment'> & {
   manifest?: SweptManifest;
 };
 
-/** The sweep step's GitHub settings from its inputs; with `agents`, its manifest. */
 export function sweepSettings(
   inputs: {
     'github-token': SweepSettings['token'];
@@ -67,11 +65,7 @@ export function sweepSettings(
   };
 }
 
-/**
- * The manifest as the deploy step on pull request `number` showed it: its
- * name template is name-pattern with the number (`{agent}-pr-7`), the
- * identity its comment's marker holds; each agent's deployment name filled.
- */
+/** The manifest as the deploy on pull request `number` showed it (`{agent}-pr-7`: its marker). */
 export function manifestOfPullRequest(swept: SweptManifest, number: number): ManifestOnGitHub {
   return {
     source: swept.source,
@@ -131,7 +125,6 @@ class SweepOnGitHub {
     return states;
   }
 
-  /** An orphan retired: its environment, its comment, and how its pull request ended. */
   retired(report: RetireReport): Promise<Retirement> {
     const { logger, redact } = this.#dependencies;
     const target = {
@@ -169,7 +162,6 @@ class SweepOnGitHub {
     return retireManifest(this.api, reports, target, { ...this.#context, logger, redact });
   }
 
-  /** How the pull request ended, when the states say it did. */
   #ended(pullRequest: number | undefined): 'merged' | 'closed' | undefined {
     const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
     return state === 'merged' || state === 'closed' ? state : undefined;

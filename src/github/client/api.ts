@@ -45,7 +45,6 @@ import type { Attempt } from './attempt.js';
 export class GitHubApi {
   readonly #calls: GitHubCalls;
   #viewer: Result<string> | undefined;
-  /** All the time the run's GitHub work may take. */
   readonly budgetMs: number;
 
   constructor(options: GitHubApiOptions) {
@@ -188,7 +187,6 @@ export class GitHubApi {
     };
   }
 
-  /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
   writeComment(
     repo: Repo,
     issue: number,
@@ -201,14 +199,12 @@ export class GitHubApi {
       : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
   }
 
-  /** How `head` stands against `base`. */
   compare(repo: Repo, base: string, head: string, options: CallOptions = {}) {
     // Only the order is needed: the smallest page of commits and files.
     const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
     return this.#read(call, Comparison, (c) => c, options);
   }
 
-  /** A call whose answer is what it created (or updated): its id. */
   #created(route: string, parameters: Record<string, unknown>, options: CallOptions) {
     return this.#read(rest(route, parameters), Created, (c) => c.id, options);
   }

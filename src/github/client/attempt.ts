@@ -1,7 +1,6 @@
 /** One attempt of a GitHub call: GitHub's answer, or why there was none. */
 import { formatDuration, untrusted } from '../../common/runtime.js';
 
-/** An answer GitHub gave, or none. */
 export interface Attempt {
   status?: number;
   data?: unknown;

@@ -5,7 +5,6 @@
  */
 import type { Clock } from '../../common/runtime.js';
 
-/** All the GitHub work of one run. */
 export const RUN_BUDGET_MS = 15_000;
 
 /** A manifest's GitHub work: one run's, plus this much for each agent beyond the first... */
@@ -13,11 +12,7 @@ export const AGENT_BUDGET_MS = 1_000;
 /** ...and never more than this, whatever the number of agents. */
 export const AGENTS_BUDGET_MAX_MS = 60_000;
 
-/**
- * The budget of a step that deploys `agents` agents: the run's, plus a
- * second for each agent beyond the first, at most a minute. A shorter
- * budget given for tests (`givenMs`, under the run's) stays as it is.
- */
+/** A shorter budget given for tests (`givenMs`, under the run's) stays as it is. */
 export function agentsBudgetMs(agents: number, givenMs?: number): number {
   if (givenMs !== undefined && givenMs < RUN_BUDGET_MS) return givenMs;
   const extra = Math.max(0, agents - 1) * AGENT_BUDGET_MS;

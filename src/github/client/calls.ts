@@ -49,7 +49,6 @@ export interface GitHubApiOptions {
   load?: () => Promise<{ getOctokit: typeof getOctokit }>;
 }
 
-/** A call's value, or its failure (already reported). */
 export type Result<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
 
 /** How a failure is reported: a warning (default), one debug line when cancelled, or nothing. */
@@ -62,7 +61,6 @@ export interface CallOptions {
   callMs?: number;
 }
 
-/** The calls of one `GitHubApi`: its Octokit, its limits, and the requests it sent. */
 export class GitHubCalls {
   readonly #options: GitHubApiOptions;
   readonly #limits: CallLimits;
@@ -89,7 +87,6 @@ export class GitHubCalls {
     return this.#octokit;
   }
 
-  /** One REST call through the request loop below: its purpose and permission from `ROUTES`. */
   rest(call: RestCall, options: CallOptions): Promise<Result<Attempt>> {
     const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
     return this.call(callName(call), purpose, permission, options, (octokit, signal) =>

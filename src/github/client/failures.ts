@@ -83,7 +83,6 @@ function isRateLimit(status: number | undefined, last: Attempt | undefined): boo
   );
 }
 
-/** What a person does about a failed call. */
 function remedy(
   status: number | undefined,
   permission: Permission | undefined,
@@ -108,11 +107,7 @@ function remedy(
   return '';
 }
 
-/**
- * The one line of a failed call the run cannot go without (the sweep's pull
- * request states): what failed, and the permission it needs, whatever the
- * cause (a refusal, a timeout, the budget spent), since the step fails on it.
- */
+/** A failed call the run cannot go without names its permission, whatever the cause. */
 export function requiredFailureLine(
   failure: CallFailure,
   purpose: string,
@@ -125,10 +120,7 @@ export function requiredFailureLine(
   return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${token} \`${permission}\` (a \`permissions:\` block grants only what it lists), and GitHub must answer within the run's GitHub budget. Without the states no preview is known to be an orphan: nothing was changed.`;
 }
 
-/**
- * The one line of a required query GitHub rejected as invalid: the query is
- * the action's own, so no token or permission would change the answer.
- */
+/** The query is the action's own: no token or permission would change the answer. */
 export function invalidQueryLine(failure: CallFailure, query: string): string {
   const problem = failure.problem.trimEnd();
   const message = problem.endsWith('.') ? problem.slice(0, -1) : problem;

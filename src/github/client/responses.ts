@@ -1,7 +1,6 @@
 /** GitHub's answers: a zod schema each, only the fields read, unknown ones tolerated. */
 import { z } from 'zod';
 
-/** What a call created (or updated): its id. */
 export const Created = z.lazy(() => z.object({ id: z.number() }));
 const CommentSchema = z.lazy(() =>
   z.object({

@@ -53,7 +53,6 @@ export const PULL_REQUEST_STATES = {
   permission: 'pull-requests: read',
 } as const;
 
-/** A REST call: one of `ROUTES` and its parameters. */
 export interface RestCall {
   route: string;
   parameters: Record<string, unknown>;

@@ -36,7 +36,6 @@ export function rowsWithin(
   return kept.length === rows.length ? kept : [...kept, '', more(rows.length - kept.length)];
 }
 
-/** The agents an earlier body listed that the manifest no longer holds, with their dashboards. */
 export function goneAgents(
   manifest: ManifestOnGitHub,
   previous: string | undefined,
@@ -45,13 +44,11 @@ export function goneAgents(
   return [...listedAgents(previous)].filter(([key]) => !current.has(key));
 }
 
-/** The workflow run's link below a keyed table, when there is one. */
 export function runTail(runUrl: string | undefined): string[] {
   const run = markdownLink('Workflow run', runUrl);
   return run === undefined ? [] : ['', run];
 }
 
-/** The table rows of `all` that fit between `head` and `tail`. */
 export function keptRows(head: string[], all: string[], tail: string[]): string[] {
   const used = head.join('\n').length + tail.join('\n').length + 200;
   return rowsWithin(all, used, (left) => `…and ${left} more: see the job summary.`);
@@ -83,11 +80,7 @@ export const carrying =
 
 export const carriesMarker = carrying(marker);
 
-/**
- * Whether a comment was written by the token's own identity. GraphQL's
- * `viewer` names a bot without the `[bot]` suffix that REST shows
- * (`github-actions` / `github-actions[bot]`); logins compare without case.
- */
+/** GraphQL's `viewer` names a bot without REST's `[bot]` suffix; logins compare without case. */
 export function isOwnComment(
   author: { login: string; type?: string | undefined } | null | undefined,
   viewer: string,
@@ -149,7 +142,6 @@ export function headOf(health: boolean): string[] {
   return [`| ${columns.join(' | ')} |`, `|${' --- |'.repeat(columns.length)}`];
 }
 
-/** The row's cells, with the health check's cell when the table has its column. */
 export function withHealth(cells: string[], health: string | undefined): string[] {
   return health === undefined ? cells : cells.toSpliced(HEALTH_AFTER, 0, health);
 }

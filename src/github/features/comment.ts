@@ -22,9 +22,7 @@ import {
 } from './comment-marker.js';
 import type { AgentOnGitHub, ManifestOnGitHub } from './deployment-record.js';
 
-/** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
 export type CommentReport = RunReport & {
-  /** The workflow run's page. */
   runUrl?: string;
 };
 
@@ -69,10 +67,7 @@ const bodyText = (redact: (text: string) => string): BodyText => ({
   code: (value, max) => markdownCode(redact(value), max),
 });
 
-/**
- * The comment's Markdown. `redact` hides secret values in the free text
- * (the failure, the waiting text) before it is escaped.
- */
+/** `redact` hides secret values in the free text before it is escaped. */
 export function commentBody(
   report: CommentReport,
   redact: (text: string) => string = (text) => text,
@@ -112,7 +107,6 @@ export function commentBody(
   );
 }
 
-/** The table's rows: the deployment, its status, the commit, what is still live, the address. */
 function tableRows(report: CommentReport, { text, code }: BodyText): [string, string][] {
   const rows: [string, string][] = [];
   if (report.id !== undefined) {
@@ -143,10 +137,6 @@ function tableRows(report: CommentReport, { text, code }: BodyText): [string, st
   return rows;
 }
 
-/**
- * What the health check answered: its address (without query), the answer,
- * and the start of a failing answer's body, each service text as data.
- */
 export function healthCell(health: HealthSeen, { text, code }: BodyText): string {
   const write = { text: (value: string) => text(value, 200), code: (value: string) => code(value) };
   return `${health.ok ? '✅' : '❌'} ${healthWords(health, write)}`;
@@ -168,7 +158,6 @@ function commitCell(report: CommentReport): string | undefined {
   return `${commit(report.targetCommit)} wanted${latest}`;
 }
 
-/** The drift table, as many rows as fit after `usedChars` of the rest, and a count of the others. */
 function driftLines(report: CommentReport, { code }: BodyText, usedChars: number): string[] {
   const head = [
     `**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`,
@@ -186,7 +175,6 @@ function driftLines(report: CommentReport, { code }: BodyText, usedChars: number
 
 // ---- the keyed body: a row per agent ---------------------------------------------------------
 
-/** What the comment knows of one agent: its last report, its failure, whether it is over. */
 export interface AgentState {
   agent: AgentOnGitHub;
   report?: RunReport;
@@ -218,7 +206,6 @@ const LIVE: Record<Stage, string> = {
   deploying: '🟡 deploying',
 };
 
-/** One agent's row; `redact` hides secret values in the service's text first. */
 function agentRow(state: AgentState, redact: (text: string) => string, health: boolean): string {
   const { agent, report } = state;
   const code = (value: string | undefined) =>
@@ -245,7 +232,6 @@ function agentRow(state: AgentState, redact: (text: string) => string, health: b
   return `| ${withHealth(cells, shown).join(' | ')} |`;
 }
 
-/** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
 export function agentsCommentBody(
   manifest: ManifestOnGitHub,
   states: readonly AgentState[],

@@ -36,7 +36,6 @@ export function planMarker(name: string): string {
 
 export const carriesPlanMarker = carrying(planMarker);
 
-/** The plan comment's Markdown; `redact` hides secret values in free text first. */
 export function planCommentBody(
   report: PlanReport & { runUrl?: string },
   redact: Redact = (text) => text,
@@ -59,7 +58,6 @@ export function planCommentBody(
   return capped([...lines, ...footer].join('\n'));
 }
 
-/** What the deploy would do, in one line. */
 function planHeadline({ name: raw, verdict }: PlanReport, redact: Redact): string {
   const name = markdownCode(redact(raw), 200, false);
   const count = verdict.changes.length;
@@ -73,10 +71,7 @@ function planHeadline({ name: raw, verdict }: PlanReport, redact: Redact): strin
   }[verdict.action];
 }
 
-/**
- * The plan comment when the plan could not be made: which head, and why, and no verdict, so that it never keeps speaking for a
- * commit it did not plan.
- */
+/** A plan not made: which head, why, and no verdict, so it never speaks for a commit it did not plan. */
 export function planNotMadeBody(
   report: PlanNotMade & { runUrl?: string },
   redact: Redact = (text) => text,
@@ -97,13 +92,7 @@ export function planNotMadeBody(
   return lines.join('\n');
 }
 
-/**
- * Writes the plan comment, found among the token's own comments by its own
- * marker (`comment` is made with `carriesPlanMarker`), then created or
- * updated in place, one write a run; a plan that could not be made rewrites
- * it to say so, without a verdict, naming the head it was for: the core's,
- * else the pull request's head (`context.sha`).
- */
+/** One write a run; a plan not made names the head it was for: the core's, else `context.sha`. */
 export async function writePlanComment(
   comment: PullRequestComment,
   report: PlanReport | PlanNotMade,
@@ -121,7 +110,6 @@ export async function writePlanComment(
   await comment.writeBody(report.name, body);
 }
 
-/** One agent's plan as the comment shows it: its key, and its report (a verdict, or none made). */
 export interface AgentPlanState {
   key: string;
   deploymentName: string;
@@ -142,7 +130,6 @@ const HEAD = [
   '| --- | --- | --- | --- | --- |',
 ];
 
-/** What an agent's deploy would do, in its row's words. */
 function actionCell(report: PlanReport | PlanNotMade, redact: Redact): string {
   if (!('verdict' in report)) return '🚫 no plan made (see below)';
   const { verdict } = report;
@@ -173,7 +160,6 @@ function agentRow({ key, deploymentName, report }: AgentPlanState, redact: Redac
   return `| ${cells.join(' | ')} |`;
 }
 
-/** The row of an agent an earlier plan listed that the manifest no longer holds. */
 function goneRow(key: string, dashboard: string | undefined): string {
   const where = markdownLink('Dashboard', dashboard);
   const cells = [
@@ -210,7 +196,6 @@ function detailsOf(state: AgentPlanState, redact: Redact, share: number): string
   return [head, '', ...lines, ''];
 }
 
-/** The comment's headline: how many agents, and what their deploys would do. */
 function headline(identity: string, states: readonly AgentPlanState[], redact: Redact): string {
   const title = markdownCode(redact(identity), 200, false);
   const actions = states.map(({ report }) =>

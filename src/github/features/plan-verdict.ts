@@ -39,10 +39,7 @@ export function verdictLines(verdict: PlanReport['verdict'], redact: Redact): st
   return lines;
 }
 
-/**
- * The changes the deploy would not apply, as many rows as fit after
- * `usedChars` of the rest, folded into `<details>` past `FOLD_AFTER`.
- */
+/** The changes the deploy would not apply, as many as fit after `usedChars`. */
 export function changesLines(
   verdict: PlanReport['verdict'],
   redact: Redact,

@@ -12,7 +12,6 @@ import { commentBody, type CommentReport } from './comment.js';
 import { carriesMarker, isOwnComment } from './comment-marker.js';
 import type { Logger } from '../../common/runtime.js';
 
-/** The most writes a run makes to its comment. */
 const MAX_WRITES = 2;
 
 export class PullRequestComment {
@@ -21,14 +20,12 @@ export class PullRequestComment {
   readonly #logger: Logger;
   readonly #redact: (text: string) => string;
   #commentId: number | undefined;
-  /** The comment's body as last found or written. */
   #body: string | undefined;
   #writes = 0;
   /** Set once the comment cannot be written this run (already warned). */
   #given = false;
   #searched = false;
 
-  /** Whether a comment's body is the one for this name (the preview's marker, or the plan's). */
   readonly #carries: (body: string | null | undefined, name: string) => boolean;
 
   constructor(
@@ -102,7 +99,6 @@ export class PullRequestComment {
     return true;
   }
 
-  /** Creates the comment, or updates the one found or created. */
   async #write(body: () => string, options: CallOptions): Promise<boolean> {
     const { repository, pullRequest } = this.#context;
     this.#writes += 1;

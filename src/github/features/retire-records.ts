@@ -12,9 +12,7 @@ import { MAX_DEPLOYMENT_PAGES, PER_PAGE } from '../client/pages.js';
 import type { Logger } from '../../common/runtime.js';
 
 export interface RecordsRetired {
-  /** How many deployments were listed. */
   found: number;
-  /** How many got their `inactive` status from this call. */
   inactive: number;
   /** How many already had it as their latest status: nothing was written to them. */
   already: number;

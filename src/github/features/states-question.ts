@@ -12,11 +12,7 @@ import type { CallOptions } from '../client/calls.js';
 import { invalidQueryLine, requiredFailureLine } from '../client/failures.js';
 import { PULL_REQUEST_STATES } from '../client/routes.js';
 
-/**
- * The states of `numbers` in `repository`, one GraphQL query per 100; a
- * `RangeError` for a number that is not a positive integer (the caller's
- * mistake, never GitHub's), before any request.
- */
+/** A number that is not a positive integer is the caller's mistake: a `RangeError`, first. */
 export async function askPullRequestStates(
   api: GitHubApi,
   repository: Repo,
