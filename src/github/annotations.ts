@@ -39,7 +39,7 @@ export class WarningAnnotations {
     this.#sink.line(`Warning: ${message}`);
   }
 
-  /** Writes the last annotation; `where` says where the others are (`the step's log`, the summary…). */
+  /** `where` says where the others are (`the step's log`, the summary…). */
   flush(where: string): void {
     if (this.#flushed) return;
     this.#flushed = true;

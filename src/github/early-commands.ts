@@ -14,7 +14,7 @@ function issue(command: string, message: string): void {
 /** The variable the runner gives an input in, as `core.getInput` reads it. */
 export const inputVariable = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 
-/** What `runStep` needs before @actions/core is loaded: the same as its functions of these names. */
+/** @actions/core's functions of these names, before it is loaded. */
 export const early = {
   getInput: (name: string): string => (process.env[inputVariable(name)] ?? '').trim(),
   setSecret: (secret: string): void => issue('add-mask', secret),

@@ -17,11 +17,7 @@ export interface GitHubHooks {
   commitOrder?: AskCommitOrder;
   retired?: ReportRetired;
   pullRequestStates?: AskPullRequestStates;
-  /**
-   * What the hooks add to the step's own outputs (the records' ids in a
-   * manifest's `deployments`): the step applies it to every outputs event
-   * of the run before it sets them.
-   */
+  /** What the hooks add to every outputs event (the records' ids in `deployments`). */
   outputs?: (
     outputs: Readonly<Partial<Record<string, string>>>,
     entries: ReadonlyMap<string, DeploymentEntry> | undefined,
@@ -34,21 +30,20 @@ export interface HookDependencies {
   logger: Logger;
   clock: Clock;
   redact: (text: string) => string;
-  /** Overrides for tests: call limits, Octokit's loader. */
   apiOptions?: Partial<Pick<GitHubApiOptions, 'limits' | 'load'>>;
   budgetMs?: number;
   onRecorded?: (id: number) => void;
-  /** Sets the run's outputs again through the hooks' `outputs`, once what it adds changed. */
+  /** Sets the outputs again once what the hooks' `outputs` adds changed. */
   refreshOutputs?: () => void;
 }
 
-/** An entry's hooks, made by the step from where the run stands on GitHub (undefined: no repository). */
+/** The context is undefined without a repository. */
 export type MakeHooks = (
   context: GitHubRunContext | undefined,
   dependencies: HookDependencies,
 ) => GitHubHooks;
 
-/** `make()`, made once, on first use; `made` is what it made, if it was used. */
+/** `make()` on first use; `made` is what it made, if it was used. */
 export class Lazy<T> {
   readonly #make: () => T;
   #value: T | undefined;
@@ -73,7 +68,6 @@ export function forAgents<D extends HookDependencies>(given: D, agents: number |
     : { ...given, budgetMs: agentsBudgetMs(agents, given.budgetMs) };
 }
 
-/** Whether some record is wanted: the step's environment, or, with a manifest, some agent's. */
 export function recordsWanted(
   environment: string,
   manifest: { agents: readonly { environment?: string }[] } | undefined,
@@ -126,7 +120,6 @@ export function reachable(
   return undefined;
 }
 
-/** `pr-comment` off a pull request: one debug line, whatever the entry. */
 export function commentOffPullRequest(
   comment: boolean,
   context: GitHubRunContext | undefined,

@@ -11,13 +11,9 @@ import {
 import { fail } from '../inputs/errors.js';
 import { parseBoolean, parseText } from '../inputs/parsers.js';
 
-/** GitHub refuses an environment name longer than this. */
 export const ENVIRONMENT_NAME_LIMIT = 255;
 
-/**
- * An environment name GitHub accepts: at most 255 characters, on one line,
- * with no control character (it shows in the Environments page and in URLs).
- */
+/** GitHub shows the name in the Environments page and in URLs. */
 export function parseEnvironment(raw: string): string {
   const length = [...raw].length;
   if (length > ENVIRONMENT_NAME_LIMIT) {
@@ -57,13 +53,11 @@ export type GitHubInputName = keyof typeof GITHUB_INPUTS;
 
 export const GITHUB_INPUT_NAMES: readonly GitHubInputName[] = namesOf(GITHUB_INPUTS);
 
-/** Outputs only the GitHub Action sets. */
 export const GITHUB_OUTPUT_NAMES = ['github-deployment-id'] as const;
 
 export interface GitHubSettings {
   /** `github-token`; empty: every feature that needs it is skipped. */
   token: string;
-  /** `environment`: record a GitHub deployment there when not empty. */
   environment: string;
   comment: boolean;
 }

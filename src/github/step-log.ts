@@ -14,7 +14,6 @@ export interface GroupWriter {
 
 type Held = { level: keyof Logger; message: string };
 
-/** The view of the run's events as the step's log: one deployment's, flat, or agents', keyed. */
 export function stepLog(logger: Logger, groups: GroupWriter): EventView {
   const flat = logView(logger);
   const open = new Map<string, { heading: string; lines: Held[] }>();

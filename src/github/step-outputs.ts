@@ -13,9 +13,7 @@ export class StepOutputs {
   readonly #set: (name: string, value: string) => void;
   readonly #written = new Map<string, string>();
   #last: Partial<Record<string, string>> = {};
-  /** A manifest's deployments as values, as its last outputs event gave them. */
   #entries: ReadonlyMap<string, DeploymentEntry> | undefined;
-  /** What the hooks add to the outputs, once the hooks are made. */
   additions: GitHubHooks['outputs'];
 
   constructor(set: (name: string, value: string) => void) {
@@ -29,7 +27,6 @@ export class StepOutputs {
     this.#write(event.outputs);
   };
 
-  /** Sets again what the hooks' additions change in the outputs set so far. */
   readonly refresh = (): void => {
     this.#write(this.#last);
   };

@@ -43,7 +43,7 @@ export interface SweptManifest {
 }
 
 export type SweepSettings = Pick<GitHubSettings, 'token' | 'comment'> & {
-  /** With `agents`: the manifest whose one comment a pull request's orphans share. */
+  /** With `agents`: a pull request's orphans share its one comment. */
   manifest?: SweptManifest;
 };
 
@@ -100,7 +100,6 @@ export function sweepHooks(settings: SweepSettings): MakeHooks {
   };
 }
 
-/** One sweep's GitHub side: the states it was told, and each orphan's comment, made once. */
 class SweepOnGitHub {
   readonly api: GitHubApi;
   readonly #settings: SweepSettings;
@@ -116,7 +115,7 @@ class SweepOnGitHub {
     this.#dependencies = dependencies;
   }
 
-  /** How the pull requests stand; throws when GitHub cannot say. Remembered for `retired`. */
+  /** Throws when GitHub cannot say; remembered for `retired`. */
   async pullRequestStates(
     numbers: readonly number[],
   ): Promise<ReadonlyMap<number, PullRequestState>> {
@@ -136,11 +135,7 @@ class SweepOnGitHub {
     return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
   }
 
-  /**
-   * A pull request's orphans of the manifest: its one comment rewritten (none
-   * created), each agent's preview retired; `reports` are of one pull
-   * request, one an agent. Environments are `retired`'s: none marked here.
-   */
+  /** `reports` are one pull request's, one an agent: its one comment rewritten (none created). */
   async retiredAgents(
     reports: readonly AgentRetireReport[],
   ): Promise<ReadonlyMap<string, Retirement>> {
@@ -167,7 +162,7 @@ class SweepOnGitHub {
     return state === 'merged' || state === 'closed' ? state : undefined;
   }
 
-  /** The orphan's pull request comment, made once; none when `pr-comment` is off. */
+  /** Made once; none when `pr-comment` is off. */
   #commentOf(pullRequest: number | undefined): PullRequestComment | undefined {
     if (pullRequest === undefined || !this.#settings.comment) return undefined;
     let comment = this.#comments.get(pullRequest);

@@ -33,10 +33,7 @@ export class Budget {
     return Math.max(0, this.totalMs - this.#reservedMs);
   }
 
-  /**
-   * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
-   * function that ends the reservation, keeping only the time really used.
-   */
+  /** Up to `wantedMs` (0 when spent); `end` keeps only the time really used. */
   reserve(wantedMs: number): { grantedMs: number; end: () => number } {
     const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
     this.#reservedMs += grantedMs;

@@ -43,7 +43,6 @@ export function callFailure(
   };
 }
 
-/** The one line a failed call writes: what failed, GitHub's word, and what to do. */
 export function failureLine(
   failure: CallFailure,
   purpose: string,
@@ -59,7 +58,7 @@ export function failureLine(
   )} The deploy itself is not affected.`;
 }
 
-/** GitHub's own message (`message` of its JSON error body), on one line and short. */
+/** `message` of GitHub's JSON error body, on one line and short. */
 function githubMessage(data: unknown): string {
   const message =
     typeof data === 'object' &&

@@ -43,10 +43,9 @@ export const ROUTES: Record<string, { purpose: string; permission: Permission }>
   [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
 };
 
-/** The GraphQL call for the token's own login; its failure names no permission. */
+/** Its failure names no permission. */
 export const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' } as const;
 
-/** The GraphQL call for pull requests' states (the sweep): one per `MAX_PULL_REQUESTS_PER_QUERY`. */
 export const PULL_REQUEST_STATES = {
   call: 'POST /graphql',
   purpose: 'learn how the pull requests stand',

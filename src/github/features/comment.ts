@@ -22,13 +22,9 @@ import {
 } from './comment-marker.js';
 import type { AgentOnGitHub, ManifestOnGitHub } from './deployment-record.js';
 
-export type CommentReport = RunReport & {
-  runUrl?: string;
-};
+export type CommentReport = RunReport & { runUrl?: string };
 
 const FAILURE_CHARS = 1_000;
-
-// ---- service text, written by the one GitHub-text module -----------------------------------------
 
 /** A commit in a code span, short, when it is one (hex), else text. */
 function commit(sha: string | undefined): string {
@@ -46,8 +42,6 @@ function show(value: unknown): string {
   return markdownCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value));
 }
 
-// ---- the body -----------------------------------------------------------------------------------
-
 const HEADLINE: Record<Stage, (name: string) => string> = {
   deploying: (name) => `🟡 ${name}: deploying`,
   live: (name) => `🟢 ${name} is live`,
@@ -56,16 +50,12 @@ const HEADLINE: Record<Stage, (name: string) => string> = {
   cancelled: (name) => `⚪ ${name}: the run was cancelled`,
 };
 
-/** Writes free text and code spans of the body, secret values hidden first. */
-export interface BodyText {
-  text: (value: string, max?: number) => string;
-  code: (value: string, max?: number) => string;
-}
-
-const bodyText = (redact: (text: string) => string): BodyText => ({
-  text: (value, max) => markdownText(redact(value), max),
-  code: (value, max) => markdownCode(redact(value), max),
+/** Free text and code spans, secret values hidden first. */
+const bodyText = (redact: (text: string) => string) => ({
+  text: (value: string, max?: number) => markdownText(redact(value), max),
+  code: (value: string, max?: number) => markdownCode(redact(value), max),
 });
+type BodyText = ReturnType<typeof bodyText>;
 
 /** `redact` hides secret values in the free text before it is escaped. */
 export function commentBody(
@@ -137,7 +127,7 @@ function tableRows(report: CommentReport, { text, code }: BodyText): [string, st
   return rows;
 }
 
-export function healthCell(health: HealthSeen, { text, code }: BodyText): string {
+function healthCell(health: HealthSeen, { text, code }: BodyText): string {
   const write = { text: (value: string) => text(value, 200), code: (value: string) => code(value) };
   return `${health.ok ? '✅' : '❌'} ${healthWords(health, write)}`;
 }
@@ -172,8 +162,6 @@ function driftLines(report: CommentReport, { code }: BodyText, usedChars: number
     `…and ${left} more: see the job summary and the step's \`drift\` output.`;
   return [...head, ...rowsWithin(rows, usedChars + head.join('\n').length + 1 + 200, more)];
 }
-
-// ---- the keyed body: a row per agent ---------------------------------------------------------
 
 export interface AgentState {
   agent: AgentOnGitHub;

@@ -46,30 +46,19 @@ export class PullRequestComment {
     return this.#commentId;
   }
 
-  /** The comment's body as last found or written (undefined before it is found, or for none). */
   get body(): string | undefined {
     return this.#body;
   }
 
-  /**
-   * Writes the report: the first time, after finding the comment (create
-   * when there is none); then an update of the comment found or created.
-   */
   async write(report: CommentReport, options: CallOptions = {}): Promise<void> {
     await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
   }
 
-  /** Writes `body()` as the comment for `name`, finding it first the first time. */
   async writeBody(name: string, body: () => string, options: CallOptions = {}): Promise<void> {
     if (await this.#located(name, options)) await this.#write(body, options);
   }
 
-  /**
-   * Rewrites the comment for `name` when there is one, and writes none
-   * otherwise (a retired preview's comment): whether it was rewritten, it
-   * already said what `body` says (`same`: nothing written), there was none,
-   * or it could not be written (already warned).
-   */
+  /** Rewrites the comment for `name` when there is one; creates none (a retired preview's). */
   async rewrite(
     name: string,
     body: () => string,
@@ -83,7 +72,7 @@ export class PullRequestComment {
     return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
   }
 
-  /** Finds the comment the first time; false when no write can be made this run. */
+  /** False when no write can be made this run. */
   async #located(name: string, options: CallOptions): Promise<boolean> {
     if (this.#given || this.#writes >= MAX_WRITES) return false;
     if (!this.#searched) {
@@ -119,7 +108,6 @@ export class PullRequestComment {
     return written.ok;
   }
 
-  /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
   async #find(name: string, options: CallOptions): Promise<IssueComment | undefined | 'give up'> {
     const viewer = await this.#api.viewerLogin(options);
     if (!viewer.ok) return 'give up';

@@ -14,13 +14,12 @@ import type { Logger } from '../../common/runtime.js';
 export interface RecordsRetired {
   found: number;
   inactive: number;
-  /** How many already had it as their latest status: nothing was written to them. */
+  /** Already `inactive`: nothing was written to them. */
   already: number;
-  /** The listing stopped at its page cap: older deployments were not read. */
+  /** The listing stopped at its page cap. */
   more: boolean;
 }
 
-/** Marks every listed deployment of `environment` inactive, one status each, newest first. */
 export async function markInactive(
   api: GitHubApi,
   repository: Repo,
