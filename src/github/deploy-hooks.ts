@@ -24,7 +24,6 @@ import type { GitHubSettings } from './inputs.js';
 
 export type { AgentOnGitHub, ManifestOnGitHub } from './features/deployment-record.js';
 
-/** What the step would write on GitHub, for the notice of a token that is empty. */
 function wanted(
   settings: GitHubSettings,
   manifest: ManifestOnGitHub | undefined,

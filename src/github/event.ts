@@ -8,15 +8,12 @@ import { isFromFork, type RunDescription, type RunHead } from '../inputs/run-des
 import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
 import type { GitHubRunContext } from './features/context.js';
 
-/** The event the workflow runs for, as @actions/github's `context` gives it. */
 export interface RunEvent {
-  /** `context.eventName`: `push`, `pull_request`, `workflow_dispatch`, ... */
   name: string;
   /** `context.ref` (GITHUB_REF): `refs/heads/main`, `refs/tags/v1`, `refs/pull/7/merge`. */
   ref: string;
   /** `context.sha` (GITHUB_SHA). On a pull request this is a merge commit, not the head. */
   sha: string;
-  /** `context.payload`: the webhook event as GitHub sent it, not yet checked. */
   payload: unknown;
 }
 
@@ -76,7 +73,6 @@ function branchHead(event: RunEvent, workflowRepository: string | undefined): Ru
   };
 }
 
-/** The branch head a GitHub run is for, or why there is none. */
 export function runHead(event: RunEvent, workflowRepository: string | undefined): RunHead {
   return PULL_REQUEST_EVENTS.includes(event.name)
     ? pullRequestHead(event)
@@ -94,7 +90,6 @@ interface RunnerVariables {
   GITHUB_API_URL?: string;
 }
 
-/** The run as the core takes it, from the event and the runner's variables. */
 export function describeRun(
   event: RunEvent,
   variables: RunnerVariables,

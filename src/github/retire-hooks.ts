@@ -28,7 +28,6 @@ function stillOpen(at: GitHubRunContext, logger: Logger, retired: string): void 
   }
 }
 
-/** What the hooks would do on GitHub, for the notice of a token that is empty. */
 function wanted(
   settings: GitHubSettings,
   manifest: ManifestOnGitHub | undefined,
@@ -93,7 +92,6 @@ export function retireHooks(settings: GitHubSettings, request?: RetireRequest): 
   };
 }
 
-/** What GitHub is told of the manifest whose previews are retired: each agent's names and own environment. */
 function previewsOnGitHub(request: RetireRequest): ManifestOnGitHub {
   return {
     source: request.source ?? '',

@@ -101,7 +101,6 @@ export interface GitHubEntry<D extends Declarations, Request> {
    * for inputs that do not fit each other. No request is sent before it.
    */
   readonly request: (inputs: InputValues<D>, run: RunDescription) => Request;
-  /** Does it through the core; never throws: how it ended is in the outcome. */
   readonly run: (request: Request, step: GitHubStep) => Promise<RunOutcome>;
   /**
    * Where its warnings beyond GitHub's annotations are, named by what this
@@ -131,7 +130,6 @@ function readRequest<D extends Declarations, Request>(
 
 type Answers = Pick<RunnerIO, 'commitOrder' | 'retired' | 'pullRequestStates'>;
 
-/** The answers to the core's questions the hooks give, and only those. */
 function answersOf(hooks: GitHubHooks): Partial<Answers> {
   const answers: Partial<Answers> = {};
   if (hooks.commitOrder !== undefined) answers.commitOrder = hooks.commitOrder;

@@ -52,7 +52,6 @@ export class GitHubApi {
     this.budgetMs = options.budget.totalMs;
   }
 
-  /** Requests sent, every attempt counted (the bench reports it). */
   get requests(): number {
     return this.#calls.requests;
   }

@@ -5,7 +5,6 @@ export interface Attempt {
   status?: number;
   data?: unknown;
   headers: Record<string, string | number | undefined>;
-  /** Why there was no answer: a timeout, the network, a cancel. */
   error?: string;
   /** GitHub answered that the request itself is invalid (a GraphQL query it would not run). */
   invalid?: boolean;
@@ -18,7 +17,6 @@ export function header(headers: Attempt['headers'], name: string): string | unde
   return value === undefined ? undefined : String(value);
 }
 
-/** An Octokit answer or error as an attempt: an answer's status, or why there was none. */
 export function toAttempt(error: unknown, signal: AbortSignal, timeoutMs: number): Attempt {
   const response = (error as { response?: { status?: unknown; data?: unknown; headers?: unknown } })
     ?.response;

@@ -37,7 +37,6 @@ export const DEFAULT_LIMITS: CallLimits = {
 
 export interface GitHubApiOptions {
   token: string;
-  /** GITHUB_API_URL; https://api.github.com when empty. */
   baseUrl: string | undefined;
   logger: Logger;
   clock: Clock;
@@ -51,7 +50,6 @@ export interface GitHubApiOptions {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
 
-/** How a failure is reported: a warning (default), one debug line when cancelled, or nothing. */
 export interface CallOptions {
   /** No line at all: the caller reports the failure itself (the core's commit-order debug line). */
   silent?: boolean;
@@ -165,7 +163,6 @@ export class GitHubCalls {
     }
   }
 
-  /** The wait before another attempt, or undefined when another attempt cannot help. */
   #retryWait(last: Attempt, wallTime: number): number | undefined {
     const { status, headers } = last;
     if (status === undefined || status >= 500) return this.#limits.retryDelayMs;
@@ -179,7 +176,6 @@ export class GitHubCalls {
     return status === 429 ? this.#limits.retryDelayMs : undefined;
   }
 
-  /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
   #say(line: string, options: CallOptions): void {
     if (options.silent) return;
     if (options.signal?.aborted) this.#options.logger.debug(line);

@@ -4,11 +4,9 @@ import { header, type Attempt } from './attempt.js';
 import type { Permission } from './routes.js';
 
 export interface CallFailure {
-  /** `POST /repos/acme/agent/deployments` */
   call: string;
   /** Absent when GitHub did not answer (network error, timeout, budget spent). */
   status?: number;
-  /** What went wrong, GitHub's message included, one line. */
   problem: string;
   /** GitHub rejected the request itself as invalid: `problem` is its message alone. */
   invalid?: boolean;

@@ -38,7 +38,6 @@ export async function walkPages<T>(
   return { ok: true, value: { ended: false } };
 }
 
-/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
 function hasNextPage(link: string): boolean {
   return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
 }

@@ -22,7 +22,6 @@ const PullRequestNode = z.lazy(() =>
 );
 type PullRequestNode = z.infer<typeof PullRequestNode>;
 
-/** The answer: the repository, one field per alias (`pr12`), null for a number GitHub does not know. */
 export const PullRequestStatesAnswer = z.lazy(() =>
   z.object({
     repository: z.record(z.string(), PullRequestNode.nullable()),

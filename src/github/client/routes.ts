@@ -1,6 +1,5 @@
 /** Each GitHub call the action makes (the only place that spells a path) and its `permissions:` line. */
 
-/** The permission a call needs, as a workflow's `permissions:` block spells it. */
 export type Permission =
   'deployments: write' | 'pull-requests: write' | 'pull-requests: read' | 'contents: read';
 
@@ -62,7 +61,6 @@ export const rest = (route: string, parameters: Record<string, unknown>): RestCa
   parameters,
 });
 
-/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
 export function callName({ route, parameters }: RestCall): string {
   const path = route.replace(/\{(\w+)\}/g, (_match, key: string) => String(parameters[key]));
   return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;

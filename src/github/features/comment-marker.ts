@@ -92,7 +92,6 @@ export function isOwnComment(
   return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
 }
 
-/** The step's name template, else the manifest's path. */
 export function manifestIdentity(manifest: ManifestOnGitHub): string {
   return manifest.nameTemplate ?? manifest.source;
 }

@@ -132,7 +132,6 @@ function healthCell(health: HealthSeen, { text, code }: BodyText): string {
   return `${health.ok ? '✅' : '❌'} ${healthWords(health, write)}`;
 }
 
-/** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */
 function commitCell(report: CommentReport): string | undefined {
   if (report.supersededBy !== undefined) {
     return `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`;

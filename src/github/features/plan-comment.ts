@@ -122,7 +122,6 @@ export function keyedPlanMarker(identity: string): string {
 
 export const carriesKeyedPlanMarker = carrying(keyedPlanMarker);
 
-/** What opens an agent's part below the table. */
 const DETAILS = '\n#### ';
 
 const HEAD = [

@@ -49,7 +49,6 @@ function byId(deployments: readonly RetiredDeployment[]): RetiredDeployment[] {
   return [...deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
 }
 
-/** `redact` hides secret values in service text first. */
 export function retiredCommentBody(
   comment: RetiredComment,
   redact: (text: string) => string = (text) => text,
