@@ -1,17 +1,13 @@
 /**
- * Warning annotations within GitHub's limits: GitHub shows at most 10 warning
- * annotations a step and drops the rest, so the step writes at most 10. The
- * first 9 go out as they come; from the 10th on, each is a plain log line at
- * once, and when the run ends one last annotation is written: the 10th
- * warning itself when there was exactly one more, else how many more there
- * were and where to find them.
+ * GitHub shows at most 10 warning annotations a step and drops the rest:
+ * the first 9 go out as they come, later ones are log lines, and at the end
+ * the 10th is the last warning itself or how many more there were and where.
  */
 
 /** GitHub shows this many warning annotations a step. */
 export const ANNOTATION_LIMIT = 10;
 
 export interface AnnotationSink {
-  /** A warning annotation (`::warning::`). */
   annotate(message: string): void;
   line(message: string): void;
 }
@@ -28,7 +24,6 @@ export class WarningAnnotations {
     this.#limit = limit;
   }
 
-  /** How many warnings the step had, annotated or not. */
   get count(): number {
     return this.#annotated + this.#held.length;
   }
@@ -44,7 +39,7 @@ export class WarningAnnotations {
     this.#sink.line(`Warning: ${message}`);
   }
 
-  /** Writes the last annotation; `where` says where the others are (`the step's log`, the summary…). */
+  /** `where` says where the others are (`the step's log`, the summary…). */
   flush(where: string): void {
     if (this.#flushed) return;
     this.#flushed = true;

@@ -1,10 +1,7 @@
 /**
- * The deploy step's GitHub hooks (src/main.ts): the deployment records and
- * the pull request comment (one DeployReport, flat or keyed), as a view of
- * the run's events, and the commit order, whenever there is a token and a
- * repository. A manifest's deploy also puts each agent's record id in the
- * `deployments` output, and has one budget for all of GitHub's work that
- * grows with the number of agents.
+ * The deploy step's GitHub hooks: the records and the pull request comment
+ * (one DeployReport) as a view of the events, and the commit order. A
+ * manifest's deploy also puts each agent's record id in `deployments`.
  */
 import type { DeployRequest } from '../inputs/deploy-request.js';
 import { keyedOutputs } from '../run/decisions/report.js';
@@ -27,7 +24,6 @@ import type { GitHubSettings } from './inputs.js';
 
 export type { AgentOnGitHub, ManifestOnGitHub } from './features/deployment-record.js';
 
-/** What the step would write on GitHub, for the notice of a token that is empty. */
 function wanted(
   settings: GitHubSettings,
   manifest: ManifestOnGitHub | undefined,
@@ -40,7 +36,6 @@ function wanted(
   ];
 }
 
-/** The view of the run's events by the deploy's report, of each agent (flat: events without a key). */
 function reportView(report: () => DeployReport): EventView {
   return (event) => {
     const key = event.agent ?? FLAT_KEY;
@@ -51,10 +46,7 @@ function reportView(report: () => DeployReport): EventView {
   };
 }
 
-/**
- * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
- * the record covering it), rendered again from the deployments' entries; the rest as it is.
- */
+/** The manifest's outputs with each agent's `github-deployment-id` in `deployments`. */
 function withRecordIds(
   outputs: Readonly<Partial<Record<string, string>>>,
   entries: ReadonlyMap<string, DeploymentEntry> | undefined,
@@ -73,7 +65,6 @@ function withRecordIds(
   return { ...outputs, deployments: keyedOutputs(recorded).deployments };
 }
 
-/** The hooks of a deploy: of one deployment, or, given its manifest, of every agent. */
 export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHub): MakeHooks {
   return (context, given) => {
     const { logger } = given;
@@ -108,10 +99,7 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
   };
 }
 
-/**
- * What GitHub is told of the manifest the inputs ask for: each agent's names and own
- * environment; nothing of a deploy of one deployment (flat).
- */
+/** What GitHub is told of the manifest; nothing for a flat deploy. */
 export function manifestOnGitHub(request: DeployRequest): ManifestOnGitHub | undefined {
   if (request.layout === 'flat') return undefined;
   return {

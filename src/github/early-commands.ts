@@ -1,8 +1,7 @@
 /**
- * The workflow commands a step writes before it loads @actions/core (step.ts), written as
- * @actions/core writes them: a run that fails on its inputs never loads @actions/core, whose
- * imports (its HTTP client, undici, `node:tls`, `@actions/exec`) are much of start-up
- * (bench/README.md).
+ * The workflow commands a step writes before it loads @actions/core, written
+ * as it writes them: a run that fails on its inputs never loads it, whose
+ * imports are much of start-up (bench/README.md).
  */
 import { EOL } from 'node:os';
 
@@ -15,7 +14,7 @@ function issue(command: string, message: string): void {
 /** The variable the runner gives an input in, as `core.getInput` reads it. */
 export const inputVariable = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 
-/** What `runStep` needs before @actions/core is loaded: the same as its functions of these names. */
+/** @actions/core's functions of these names, before it is loaded. */
 export const early = {
   getInput: (name: string): string => (process.env[inputVariable(name)] ?? '').trim(),
   setSecret: (secret: string): void => issue('add-mask', secret),

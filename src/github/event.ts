@@ -1,23 +1,19 @@
 /**
- * The run as GitHub describes it, turned into the core's neutral
- * `RunDescription`: the workspace, the workflow's repository, and the branch
- * head the run is for, worked out from the event (docs/how-it-works.md, "Which commit must
- * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
+ * The run as GitHub describes it, as the core's `RunDescription`. On a pull
+ * request the head is its head, never GITHUB_SHA, the merge commit
+ * (docs/how-it-works.md, "Which commit must be live").
  */
 import { z } from 'zod';
 import { isFromFork, type RunDescription, type RunHead } from '../inputs/run-description.js';
 import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
 import type { GitHubRunContext } from './features/context.js';
 
-/** The event the workflow runs for, as @actions/github's `context` gives it. */
 export interface RunEvent {
-  /** `context.eventName`: `push`, `pull_request`, `workflow_dispatch`, ... */
   name: string;
   /** `context.ref` (GITHUB_REF): `refs/heads/main`, `refs/tags/v1`, `refs/pull/7/merge`. */
   ref: string;
   /** `context.sha` (GITHUB_SHA). On a pull request this is a merge commit, not the head. */
   sha: string;
-  /** `context.payload`: the webhook event as GitHub sent it, not yet checked. */
   payload: unknown;
 }
 
@@ -43,7 +39,6 @@ function none(reason: string): RunHead {
   return { kind: 'none', reason };
 }
 
-/** The head of the pull request: its branch, sha and repository. */
 function pullRequestHead(event: RunEvent): RunHead {
   const parsed = PullRequestPayloadSchema.safeParse(event.payload);
   if (!parsed.success) {
@@ -78,7 +73,6 @@ function branchHead(event: RunEvent, workflowRepository: string | undefined): Ru
   };
 }
 
-/** The branch head a GitHub run is for, or why there is none. */
 export function runHead(event: RunEvent, workflowRepository: string | undefined): RunHead {
   return PULL_REQUEST_EVENTS.includes(event.name)
     ? pullRequestHead(event)
@@ -88,7 +82,6 @@ export function runHead(event: RunEvent, workflowRepository: string | undefined)
 /** The step or job condition that skips a fork's pull request runs (docs/github.md, "Forks"). */
 export const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
 
-/** What the runner's environment says of the run and where it is on GitHub. */
 interface RunnerVariables {
   GITHUB_WORKSPACE?: string;
   GITHUB_REPOSITORY?: string;
@@ -97,7 +90,6 @@ interface RunnerVariables {
   GITHUB_API_URL?: string;
 }
 
-/** The run as the core takes it, from the event and the runner's variables. */
 export function describeRun(
   event: RunEvent,
   variables: RunnerVariables,
@@ -122,7 +114,6 @@ const PullRequestNumberSchema = z.lazy(() =>
   }),
 );
 
-/** How a pull request stands, from its payload: merged, closed without merging, or open. */
 function pullRequestState(pull: {
   state?: string | undefined;
   merged?: boolean | null | undefined;
@@ -132,12 +123,7 @@ function pullRequestState(pull: {
   return pull.state === 'open' ? 'open' : undefined;
 }
 
-/**
- * Where the run stands on GitHub, for the record and the comment: the
- * workflow's repository, the commit the run is for (the pull request's head
- * on pull request events, else GITHUB_SHA), the pull request's number, and
- * the workflow run's page. Undefined without GITHUB_REPOSITORY.
- */
+/** Where the run stands on GitHub; undefined without GITHUB_REPOSITORY. */
 export function gitHubRunContext(
   event: RunEvent,
   variables: RunnerVariables,

@@ -1,12 +1,7 @@
 /**
- * What every entry's GitHub hooks share: the view and answers the core
- * gets (`GitHubHooks`), what the step hands each entry's hooks
- * (`HookDependencies`), the one GitHub API of a run (one budget), and the
- * lines a run without a token or a repository writes. Each entry passes in
- * its own hooks (deploy-hooks.ts, plan-hooks.ts, retire-hooks.ts,
- * sweep-hooks.ts); nothing talks to GitHub until an event or a question
- * needs it: the features are made then, and Octokit is loaded on their
- * first request, so a run that uses no feature pays nothing for them.
+ * What every entry's GitHub hooks share. Nothing talks to GitHub until an
+ * event or a question needs it, and Octokit loads on the first request, so
+ * a run that uses no feature pays nothing for them.
  */
 import type { DeploymentEntry } from '../run/ports/findings.js';
 import { GitHubApi } from './client/api.js';
@@ -17,18 +12,12 @@ import type { Clock, Logger } from '../common/runtime.js';
 import type { EventView } from '../run/ports/events.js';
 import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from '../run/ports/progress.js';
 
-/** What the core gets from GitHub: the hooks of `RunnerIO` an entry uses. */
 export interface GitHubHooks {
-  /** The view of the run's events on GitHub (the record and its statuses, a comment). */
   view?: EventView;
   commitOrder?: AskCommitOrder;
   retired?: ReportRetired;
   pullRequestStates?: AskPullRequestStates;
-  /**
-   * What the hooks add to the step's own outputs (the records' ids in a
-   * manifest's `deployments`): the step applies it to every outputs event
-   * of the run before it sets them.
-   */
+  /** What the hooks add to every outputs event (the records' ids in `deployments`). */
   outputs?: (
     outputs: Readonly<Partial<Record<string, string>>>,
     entries: ReadonlyMap<string, DeploymentEntry> | undefined,
@@ -37,27 +26,24 @@ export interface GitHubHooks {
   readonly api: GitHubApi | undefined;
 }
 
-/** What the step hands an entry's hooks. */
 export interface HookDependencies {
   logger: Logger;
   clock: Clock;
   redact: (text: string) => string;
-  /** Overrides for tests: call limits, Octokit's loader. */
   apiOptions?: Partial<Pick<GitHubApiOptions, 'limits' | 'load'>>;
   budgetMs?: number;
-  /** Called once the GitHub deployment is recorded (the `github-deployment-id` output). */
   onRecorded?: (id: number) => void;
-  /** Sets the run's outputs again through the hooks' `outputs`, once what it adds changed. */
+  /** Sets the outputs again once what the hooks' `outputs` adds changed. */
   refreshOutputs?: () => void;
 }
 
-/** An entry's hooks, made by the step from where the run stands on GitHub (undefined: no repository). */
+/** The context is undefined without a repository. */
 export type MakeHooks = (
   context: GitHubRunContext | undefined,
   dependencies: HookDependencies,
 ) => GitHubHooks;
 
-/** `make()`, made once, on first use; `made` is what it made, if it was used. */
+/** `make()` on first use; `made` is what it made, if it was used. */
 export class Lazy<T> {
   readonly #make: () => T;
   #value: T | undefined;
@@ -82,7 +68,6 @@ export function forAgents<D extends HookDependencies>(given: D, agents: number |
     : { ...given, budgetMs: agentsBudgetMs(agents, given.budgetMs) };
 }
 
-/** Whether some record is wanted: the step's environment, or, with a manifest, some agent's. */
 export function recordsWanted(
   environment: string,
   manifest: { agents: readonly { environment?: string }[] } | undefined,
@@ -91,7 +76,6 @@ export function recordsWanted(
   return manifest.agents.some((agent) => (agent.environment ?? environment) !== '');
 }
 
-/** The run's one GitHub API, with the run's one budget. */
 export function gitHubApi(
   token: string,
   context: GitHubRunContext,
@@ -108,7 +92,6 @@ export function gitHubApi(
   });
 }
 
-/** Why a run cannot ask GitHub anything, or undefined when it can. */
 export function unreachable(
   token: string,
   context: GitHubRunContext | undefined,
@@ -120,11 +103,7 @@ export function unreachable(
   return undefined;
 }
 
-/**
- * The context, when the run can reach GitHub (a token and a repository);
- * else undefined, after one notice naming what `wanted` (what the inputs
- * ask for, in words) skips, none when nothing was asked for.
- */
+/** The context when the run can reach GitHub; else one notice naming what `wanted` skips. */
 export function reachable(
   token: string,
   context: GitHubRunContext | undefined,
@@ -141,7 +120,6 @@ export function reachable(
   return undefined;
 }
 
-/** `pr-comment` off a pull request: one debug line, whatever the entry. */
 export function commentOffPullRequest(
   comment: boolean,
   context: GitHubRunContext | undefined,

@@ -1,9 +1,4 @@
-/**
- * The inputs only the GitHub Action has (github-token, environment,
- * pr-comment), declared as the core's are (src/inputs/core-inputs.ts): each with its parser
- * and its default, in action.yml's order. An entry's set holds them beside
- * the core's, and the one reader (src/inputs/declare.ts) reads them all.
- */
+/** The inputs only the GitHub Action has, declared as the core's are, in action.yml's order. */
 import { UNSAFE_IN_A_NAME } from '../common/characters.js';
 import { environmentHoldsAgentTwice } from '../inputs/manifest.js';
 import {
@@ -16,13 +11,9 @@ import {
 import { fail } from '../inputs/errors.js';
 import { parseBoolean, parseText } from '../inputs/parsers.js';
 
-/** GitHub refuses an environment name longer than this. */
 export const ENVIRONMENT_NAME_LIMIT = 255;
 
-/**
- * An environment name GitHub accepts: at most 255 characters, on one line,
- * with no control character (it shows in the Environments page and in URLs).
- */
+/** GitHub shows the name in the Environments page and in URLs. */
 export function parseEnvironment(raw: string): string {
   const length = [...raw].length;
   if (length > ENVIRONMENT_NAME_LIMIT) {
@@ -60,25 +51,17 @@ export const GITHUB_INPUTS = {
 
 export type GitHubInputName = keyof typeof GITHUB_INPUTS;
 
-/** The names of the GitHub inputs, in action.yml's order. */
 export const GITHUB_INPUT_NAMES: readonly GitHubInputName[] = namesOf(GITHUB_INPUTS);
 
-/** Outputs only the GitHub Action sets. */
 export const GITHUB_OUTPUT_NAMES = ['github-deployment-id'] as const;
 
-/**
- * What the GitHub inputs ask for; each entry's hooks read them as theirs
- * (deploy-hooks.ts, plan-hooks.ts, retire-hooks.ts, sweep-hooks.ts).
- */
 export interface GitHubSettings {
   /** `github-token`; empty: every feature that needs it is skipped. */
   token: string;
-  /** `environment`: record a GitHub deployment there when not empty. */
   environment: string;
   comment: boolean;
 }
 
-/** What the GitHub inputs, read with the rest of an entry's set, ask for. */
 export function gitHubSettings(inputs: InputValues<typeof GITHUB_INPUTS>): GitHubSettings {
   return {
     token: inputs['github-token'],

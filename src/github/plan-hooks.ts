@@ -1,12 +1,7 @@
 /**
- * The plan step's GitHub hook (src/plan.ts): its plan comment on the pull
- * request, when `pr-comment` asks and there is a token and a repository.
- * A plan of one deployment writes it as a view of its `planned` event; a
- * manifest's, a row an agent, once every agent's plan is made (its
- * `agents_over`), from each agent's `planned` event: one walk of the
- * comment pages and one write a run, within a budget that grows with the
- * number of agents. A run in which some agent's plan was neither made nor
- * refused (cancelled) leaves the comment as it was.
+ * The plan step's GitHub hook: its plan comment. A manifest's is written
+ * once every agent's plan is made (`agents_over`); a run in which some
+ * agent's plan was neither made nor refused leaves it as it was.
  */
 import type { PlanNotMade, PlanReport } from '../run/ports/progress.js';
 import type { ManifestOnGitHub } from './features/deployment-record.js';
@@ -32,76 +27,34 @@ import type { GitHubSettings } from './inputs.js';
 
 export type PlanSettings = Pick<GitHubSettings, 'token' | 'comment'>;
 
-type Context = Parameters<MakeHooks>[0];
-type Dependencies = Parameters<MakeHooks>[1];
-
-/** Where a plan's comment goes, and the comment, made on first use; none off a pull request. */
-function planCommentAt(
-  settings: PlanSettings,
-  context: Context,
-  dependencies: Dependencies,
-  carriesMarker: ConstructorParameters<typeof PullRequestComment>[4],
-) {
-  const { logger, redact } = dependencies;
-  commentOffPullRequest(settings.comment, context, logger);
-  const pullRequest = settings.comment ? context?.pullRequest : undefined;
-  const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
-  const at = reachable(settings.token, context, logger, wanted);
-  if (at === undefined || pullRequest === undefined) return undefined;
-  const made = new Lazy(() => {
-    const api = gitHubApi(settings.token, at, dependencies);
-    const where = { repository: at.repository, pullRequest };
-    return { api, comment: new PullRequestComment(api, where, logger, redact, carriesMarker) };
-  });
-  return { at, made };
-}
-
 /** The hooks of a plan: of one deployment, or, given its manifest, of every agent. */
 export function planHooks(settings: PlanSettings, manifest?: ManifestOnGitHub): MakeHooks {
-  return manifest === undefined ? flatHooks(settings) : keyedHooks(settings, manifest);
-}
-
-function flatHooks(settings: PlanSettings): MakeHooks {
-  return (context, dependencies) => {
-    const target = planCommentAt(settings, context, dependencies, carriesPlanMarker);
-    if (target === undefined) return { api: undefined };
-    const { at, made } = target;
-    return {
-      get api() {
-        return made.made?.api;
-      },
-      view: (event) =>
-        event.kind === 'planned'
-          ? writePlanComment(made.value.comment, event.report, at, dependencies.redact)
-          : undefined,
-    };
-  };
-}
-
-function keyedHooks(settings: PlanSettings, manifest: ManifestOnGitHub): MakeHooks {
   return (context, given) => {
-    const { redact } = given;
-    const dependencies = forAgents(given, manifest.agents.length);
-    const target = planCommentAt(settings, context, dependencies, carriesKeyedPlanMarker);
-    if (target === undefined) return { api: undefined };
-    const { at, made } = target;
+    const dependencies = forAgents(given, manifest?.agents.length);
+    const { logger, redact } = dependencies;
+    commentOffPullRequest(settings.comment, context, logger);
+    const pullRequest = settings.comment ? context?.pullRequest : undefined;
+    const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
+    const at = reachable(settings.token, context, logger, wanted);
+    if (at === undefined || pullRequest === undefined) return { api: undefined };
+    const carries = manifest === undefined ? carriesPlanMarker : carriesKeyedPlanMarker;
+    const made = new Lazy(() => {
+      const api = gitHubApi(settings.token, at, dependencies);
+      const where = { repository: at.repository, pullRequest };
+      return { api, comment: new PullRequestComment(api, where, logger, redact, carries) };
+    });
     const reports = new Map<string, PlanReport | PlanNotMade>();
-    const identity = manifestIdentity(manifest);
-    const write = async (): Promise<void> => {
+    const write = async (keyed: ManifestOnGitHub): Promise<void> => {
       const states: AgentPlanState[] = [];
-      for (const agent of manifest.agents) {
-        const report = reports.get(agent.key);
+      for (const { key, deploymentName } of keyed.agents) {
+        const report = reports.get(key);
         if (report === undefined) return;
         const head = at.sha === '' || 'verdict' in report ? {} : { head: at.sha };
-        states.push({
-          key: agent.key,
-          deploymentName: agent.deploymentName,
-          report: { ...head, ...report },
-        });
+        states.push({ key, deploymentName, report: { ...head, ...report } });
       }
       const { comment } = made.value;
-      await comment.writeBody(identity, () =>
-        keyedPlanCommentBody(manifest, states, comment.body, withRunUrl({ redact }, at.runUrl)),
+      await comment.writeBody(manifestIdentity(keyed), () =>
+        keyedPlanCommentBody(keyed, states, comment.body, withRunUrl({ redact }, at.runUrl)),
       );
     };
     return {
@@ -109,9 +62,14 @@ function keyedHooks(settings: PlanSettings, manifest: ManifestOnGitHub): MakeHoo
         return made.made?.api;
       },
       view: (event) => {
+        if (manifest === undefined) {
+          return event.kind === 'planned'
+            ? writePlanComment(made.value.comment, event.report, at, redact)
+            : undefined;
+        }
         if (event.kind === 'planned' && event.agent !== undefined) {
           reports.set(event.agent, event.report);
-        } else if (event.kind === 'agents_over') return write();
+        } else if (event.kind === 'agents_over') return write(manifest);
       },
     };
   };

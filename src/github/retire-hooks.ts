@@ -1,10 +1,6 @@
 /**
- * The retire step's GitHub hook (src/retire.ts): `retired`, which marks the
- * deployments of its `environment` inactive and rewrites the preview's
- * comment on its event's pull request (none is created), when there is a
- * token and a repository; with a manifest (keyed), it does so once for
- * every agent (each environment, the manifest's one comment),
- * within a budget that grows with the number of agents.
+ * The retire step's GitHub hook `retired`: each environment's deployments
+ * marked inactive and the pull request's comment rewritten (none created).
  */
 import type { RetireRequest } from '../inputs/retire-inputs.js';
 import { carriesManifestMarker, carriesMarker } from './features/comment-marker.js';
@@ -24,7 +20,6 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-/** The warning of a retire on a pull request that is still open. */
 function stillOpen(at: GitHubRunContext, logger: Logger, retired: string): void {
   if (at.pullRequestState === 'open') {
     logger.warning(
@@ -33,7 +28,6 @@ function stillOpen(at: GitHubRunContext, logger: Logger, retired: string): void 
   }
 }
 
-/** What the hooks would do on GitHub, for the notice of a token that is empty. */
 function wanted(
   settings: GitHubSettings,
   manifest: ManifestOnGitHub | undefined,
@@ -55,7 +49,6 @@ function wanted(
   ];
 }
 
-/** The retire's hooks: a manifest's previews (`keyed`) retired together, else the one preview. */
 export function retireHooks(settings: GitHubSettings, request?: RetireRequest): MakeHooks {
   const manifest = request?.layout === 'keyed' ? previewsOnGitHub(request) : undefined;
   return (context, given) => {
@@ -99,7 +92,6 @@ export function retireHooks(settings: GitHubSettings, request?: RetireRequest): 
   };
 }
 
-/** What GitHub is told of the manifest whose previews are retired: each agent's names and own environment. */
 function previewsOnGitHub(request: RetireRequest): ManifestOnGitHub {
   return {
     source: request.source ?? '',

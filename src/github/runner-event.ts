@@ -1,9 +1,7 @@
 /**
- * The run's event, read as @actions/github's `context` reads it (the
- * variables GITHUB_EVENT_NAME, GITHUB_REF, GITHUB_SHA and the JSON file
- * GITHUB_EVENT_PATH names), without loading @actions/github: its only
- * entry points (`.` and `./lib/utils`) load Octokit, and a run that uses no
- * GitHub feature should not pay for it at start-up.
+ * The run's event, read as @actions/github's `context` reads it, without
+ * loading @actions/github: its entry points load Octokit, which a run that
+ * uses no GitHub feature should not pay for at start-up.
  */
 import { readFileSync } from 'node:fs';
 import type { RunEvent } from './event.js';

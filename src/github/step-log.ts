@@ -1,11 +1,8 @@
 /**
- * The step's log: each line of the run as it comes, a log group for each of
- * its grouped phases. While several agents run at once (their events carry
- * their key), GitHub's log groups do not nest, and agents' lines would
- * interleave inside one another's groups: each line of an agent is written with its key, and a phase of an agent
- * that ends soon (resolving, finding, creating) is held and written whole
- * as one group headed by its key when it ends. The wait, which may last
- * long, is not held: its lines are written as they come.
+ * The step's log, a group for each grouped phase. GitHub's groups do not
+ * nest, so while agents run at once each line carries its key, and a short
+ * phase of an agent is held and written whole as one group when it ends;
+ * the wait, which may last long, is not held.
  */
 import type { Logger } from '../common/runtime.js';
 import { logView, waitingLine, type EventView, type RunEvent } from '../run/ports/events.js';
@@ -15,10 +12,8 @@ export interface GroupWriter {
   end(): void;
 }
 
-/** A line held until its group is written. */
 type Held = { level: keyof Logger; message: string };
 
-/** The view of the run's events as the step's log: one deployment's, flat, or agents', keyed. */
 export function stepLog(logger: Logger, groups: GroupWriter): EventView {
   const flat = logView(logger);
   const open = new Map<string, { heading: string; lines: Held[] }>();

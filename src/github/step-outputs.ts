@@ -1,9 +1,7 @@
 /**
- * The step's outputs as a view of the run's `outputs` events: each set again
- * only when its value changes (outputs are data: no substring redaction),
- * an agent's own outputs left to the manifest's (its `deployments`), and
- * what the hooks add (the records' ids) applied to every set, including
- * once more when the hooks say what they add changed.
+ * The step's outputs: each set again only when its value changes (outputs
+ * are data: no substring redaction), with what the hooks add applied to
+ * every set.
  */
 import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
@@ -15,9 +13,7 @@ export class StepOutputs {
   readonly #set: (name: string, value: string) => void;
   readonly #written = new Map<string, string>();
   #last: Partial<Record<string, string>> = {};
-  /** A manifest's deployments as values, as its last outputs event gave them. */
   #entries: ReadonlyMap<string, DeploymentEntry> | undefined;
-  /** What the hooks add to the outputs, once the hooks are made. */
   additions: GitHubHooks['outputs'];
 
   constructor(set: (name: string, value: string) => void) {
@@ -31,7 +27,6 @@ export class StepOutputs {
     this.#write(event.outputs);
   };
 
-  /** Sets again what the hooks' additions change in the outputs set so far. */
   readonly refresh = (): void => {
     this.#write(this.#last);
   };

@@ -1,11 +1,8 @@
 /**
- * A step on a GitHub runner, for every entry of the action (src/main.ts is
- * the deploy step's), wired through @actions/core (only src/github/ imports
- * @actions/*), which is loaded once the inputs are read (early-commands.ts
- * writes what comes before). An entry says which inputs it declares, what
- * they ask for and what it does; `runStep` does the rest. @actions/github (Octokit) is loaded
- * only by the first GitHub API call (src/github/client/calls.ts), so a run that uses
- * no GitHub feature starts without it.
+ * A step on a GitHub runner, for every entry of the action: only
+ * src/github/ imports @actions/*. @actions/core loads once the inputs are
+ * read, Octokit on the first GitHub call, so a run that uses neither starts
+ * without them.
  */
 import type * as Core from '@actions/core';
 import { ActionError, describeError } from '../common/errors.js';
@@ -35,18 +32,11 @@ import type { GitHubHooks, HookDependencies, MakeHooks } from './hooks.js';
 import { readRunnerEvent } from './runner-event.js';
 import { StepOutputs } from './step-outputs.js';
 
-/**
- * Where the warnings GitHub does not show as annotations are (past the
- * step's 10 annotations), unless the entry says otherwise: the deploy step's.
- */
+/** Where the warnings past GitHub's 10 annotations are, unless the entry says otherwise. */
 const OTHER_WARNINGS =
   "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 
-/**
- * The step's logger: warnings as annotations within GitHub's limit, the rest
- * as log lines, each through `redact` (the core's events are redacted where
- * they are made; the step's own lines are not).
- */
+/** Each line through `redact`: the core's events are redacted where made, the step's own are not. */
 function logger(
   core: typeof Core,
   redact: (text: string) => string,
@@ -63,10 +53,6 @@ function logger(
   };
 }
 
-/**
- * The step's views of the core's events: its log, a log group for each
- * grouped phase, and its outputs (step-outputs.ts).
- */
 function stepViews(
   core: typeof Core,
   annotations: WarningAnnotations,
@@ -76,12 +62,7 @@ function stepViews(
   return [stepLog(log, { start: core.startGroup, end: core.endGroup }), outputs.view];
 }
 
-/**
- * Cancels the run on SIGINT/SIGTERM (a cancelled workflow): the pipeline
- * stops, and the GitHub record gets its `error` status within the seconds
- * the runner leaves (it sends SIGINT, SIGTERM 7.5 s later, then kills the
- * step). A second signal ends the step at once.
- */
+/** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends the step at once. */
 function onCancel(controller: AbortController, log: Logger): () => void {
   const handler = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(1);
@@ -106,20 +87,12 @@ async function writeSummary(core: typeof Core, html: string, log: Logger): Promi
   }
 }
 
-/**
- * An input as `core.getInput` reads it; undefined when its variable is not
- * set at all (no runner: `local-action`, an older action.yml), so that it
- * reads as its declared default, whatever the input.
- */
+/** Undefined when its variable is not set at all (`local-action`, an older action.yml): its default. */
 function readInput(name: string): string | undefined {
   return process.env[inputVariable(name)] === undefined ? undefined : early.getInput(name);
 }
 
-/**
- * One entry of the action (action.yml, and each sub-action's): the inputs
- * its action.yml declares, what they ask for, and what it does. `runStep`
- * does the rest, the same for every entry.
- */
+/** One entry of the action (action.yml, and each sub-action's); `runStep` does the rest. */
 export interface GitHubEntry<D extends Declarations, Request> {
   /** The inputs its action.yml declares, in that order (the contract test checks them). */
   readonly inputs: D;
@@ -128,7 +101,6 @@ export interface GitHubEntry<D extends Declarations, Request> {
    * for inputs that do not fit each other. No request is sent before it.
    */
   readonly request: (inputs: InputValues<D>, run: RunDescription) => Request;
-  /** Does it through the core; never throws: how it ended is in the outcome. */
   readonly run: (request: Request, step: GitHubStep) => Promise<RunOutcome>;
   /**
    * Where its warnings beyond GitHub's annotations are, named by what this
@@ -137,16 +109,12 @@ export interface GitHubEntry<D extends Declarations, Request> {
   readonly otherWarnings?: string;
 }
 
-/** What an entry gets from the runner. */
 export interface GitHubStep {
   /** What the core needs from the runner, with the entry's own GitHub hooks (deployHooks, ...). */
   io(hooks: MakeHooks): RunnerIO;
 }
 
-/**
- * An entry's inputs and the proxy variables read, all checked before any
- * request; the problems, else.
- */
+/** The inputs and proxy variables, all checked before any request. */
 function readRequest<D extends Declarations, Request>(
   entry: GitHubEntry<D, Request>,
   run: RunDescription,
@@ -162,7 +130,6 @@ function readRequest<D extends Declarations, Request>(
 
 type Answers = Pick<RunnerIO, 'commitOrder' | 'retired' | 'pullRequestStates'>;
 
-/** The answers to the core's questions the hooks give, and only those. */
 function answersOf(hooks: GitHubHooks): Partial<Answers> {
   const answers: Partial<Answers> = {};
   if (hooks.commitOrder !== undefined) answers.commitOrder = hooks.commitOrder;
@@ -171,7 +138,6 @@ function answersOf(hooks: GitHubHooks): Partial<Answers> {
   return answers;
 }
 
-/** What the step hands an entry's hooks. */
 function hookDependencies(
   core: typeof Core,
   log: Logger,
@@ -197,10 +163,7 @@ function maskSensitiveInputs(inputs: Declarations, mask: (value: string) => void
   }
 }
 
-/**
- * @actions/core, and undici for the requests, loaded once the inputs are read: a run that
- * fails on them loads neither (early-commands.ts, src/service/undici.ts).
- */
+/** Loaded once the inputs are read: a run that fails on them loads neither. */
 async function loadRunWork(): Promise<typeof Core> {
   const [core] = await Promise.all([
     import(/* webpackMode: "eager" */ '@actions/core'),
@@ -209,12 +172,6 @@ async function loadRunWork(): Promise<typeof Core> {
   return core;
 }
 
-/**
- * Runs an entry on a GitHub runner: masks its sensitive inputs, describes
- * the run from the event, reads every input it declares (one report of all
- * the bad ones), runs it, then fails the step or not, writes the job summary
- * it returns and the warnings GitHub would not show.
- */
 export async function runStep<D extends Declarations, Request>(
   entry: GitHubEntry<D, Request>,
 ): Promise<void> {

@@ -1,14 +1,9 @@
 /**
- * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
- * repository's pull requests stand, remembered; and `retired`: flat, for
- * each orphan, which names its own pull request and environment, and whose
- * comment says how its pull request ended; keyed, with a manifest, once a
- * pull request, which rewrites the manifest's one comment (found by
- * the deploy step's name template: name-pattern with the pull request's
- * number) as the retire step does. Without the states nothing is an
- * orphan: `pullRequestStates` is always there, and without a token or a
- * repository it throws, before any request, an `ActionError` naming what is
- * missing (the core fails the step on it as on GitHub's refusal).
+ * The sweep's GitHub hooks: `pullRequestStates` (remembered) and `retired`,
+ * flat for each orphan, keyed once a pull request (the manifest's one
+ * comment, found by name-pattern with the number). Without the states
+ * nothing is an orphan, so without a token or a repository
+ * `pullRequestStates` throws an `ActionError` naming what is missing.
  */
 import { ActionError } from '../common/errors.js';
 import {
@@ -41,7 +36,6 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-/** The sweep's manifest: where it was read, the name pattern, its agents. */
 export interface SweptManifest {
   source: string;
   names: NamePattern;
@@ -49,11 +43,10 @@ export interface SweptManifest {
 }
 
 export type SweepSettings = Pick<GitHubSettings, 'token' | 'comment'> & {
-  /** With `agents`: the manifest whose one comment a pull request's orphans share. */
+  /** With `agents`: a pull request's orphans share its one comment. */
   manifest?: SweptManifest;
 };
 
-/** The sweep step's GitHub settings from its inputs; with `agents`, its manifest. */
 export function sweepSettings(
   inputs: {
     'github-token': SweepSettings['token'];
@@ -72,11 +65,7 @@ export function sweepSettings(
   };
 }
 
-/**
- * The manifest as the deploy step on pull request `number` showed it: its
- * name template is name-pattern with the number (`{agent}-pr-7`), the
- * identity its comment's marker holds; each agent's deployment name filled.
- */
+/** The manifest as the deploy on pull request `number` showed it (`{agent}-pr-7`: its marker). */
 export function manifestOfPullRequest(swept: SweptManifest, number: number): ManifestOnGitHub {
   return {
     source: swept.source,
@@ -111,7 +100,6 @@ export function sweepHooks(settings: SweepSettings): MakeHooks {
   };
 }
 
-/** One sweep's GitHub side: the states it was told, and each orphan's comment, made once. */
 class SweepOnGitHub {
   readonly api: GitHubApi;
   readonly #settings: SweepSettings;
@@ -127,7 +115,7 @@ class SweepOnGitHub {
     this.#dependencies = dependencies;
   }
 
-  /** How the pull requests stand; throws when GitHub cannot say. Remembered for `retired`. */
+  /** Throws when GitHub cannot say; remembered for `retired`. */
   async pullRequestStates(
     numbers: readonly number[],
   ): Promise<ReadonlyMap<number, PullRequestState>> {
@@ -136,7 +124,6 @@ class SweepOnGitHub {
     return states;
   }
 
-  /** An orphan retired: its environment, its comment, and how its pull request ended. */
   retired(report: RetireReport): Promise<Retirement> {
     const { logger, redact } = this.#dependencies;
     const target = {
@@ -148,11 +135,7 @@ class SweepOnGitHub {
     return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
   }
 
-  /**
-   * A pull request's orphans of the manifest: its one comment rewritten (none
-   * created), each agent's preview retired; `reports` are of one pull
-   * request, one an agent. Environments are `retired`'s: none marked here.
-   */
+  /** `reports` are one pull request's, one an agent: its one comment rewritten (none created). */
   async retiredAgents(
     reports: readonly AgentRetireReport[],
   ): Promise<ReadonlyMap<string, Retirement>> {
@@ -174,13 +157,12 @@ class SweepOnGitHub {
     return retireManifest(this.api, reports, target, { ...this.#context, logger, redact });
   }
 
-  /** How the pull request ended, when the states say it did. */
   #ended(pullRequest: number | undefined): 'merged' | 'closed' | undefined {
     const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
     return state === 'merged' || state === 'closed' ? state : undefined;
   }
 
-  /** The orphan's pull request comment, made once; none when `pr-comment` is off. */
+  /** Made once; none when `pr-comment` is off. */
   #commentOf(pullRequest: number | undefined): PullRequestComment | undefined {
     if (pullRequest === undefined || !this.#settings.comment) return undefined;
     let comment = this.#comments.get(pullRequest);

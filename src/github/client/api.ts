@@ -1,9 +1,4 @@
-/**
- * GitHub's REST API, as a service like any other: one typed function per
- * call the action makes, each through the one request loop (calls.ts), to
- * the routes of routes.ts, its answer read with a schema of responses.ts. No
- * failure leaves it as an exception: the caller gets `{ ok: false }`.
- */
+/** GitHub's REST API: one typed function per call, through calls.ts; no failure throws. */
 import {
   CommentPage,
   Comparison,
@@ -50,7 +45,6 @@ import type { Attempt } from './attempt.js';
 export class GitHubApi {
   readonly #calls: GitHubCalls;
   #viewer: Result<string> | undefined;
-  /** All the time the run's GitHub work may take. */
   readonly budgetMs: number;
 
   constructor(options: GitHubApiOptions) {
@@ -58,16 +52,11 @@ export class GitHubApi {
     this.budgetMs = options.budget.totalMs;
   }
 
-  /** Requests sent, every attempt counted (the bench reports it). */
   get requests(): number {
     return this.#calls.requests;
   }
 
-  /**
-   * The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN,
-   * app tokens and PATs). Asked once: a sweep's comments all ask it, and a
-   * successful answer stands for the run; a failure is asked again.
-   */
+  /** The token's login (GraphQL's `viewer`: any kind of token); a success stands for the run. */
   async viewerLogin(options: CallOptions = {}): Promise<Result<string>> {
     if (this.#viewer !== undefined) return this.#viewer;
     const query = 'query { viewer { login } }';
@@ -106,12 +95,7 @@ export class GitHubApi {
     return this.#calls.parse(result, schema, pick, call, options);
   }
 
-  /**
-   * The states of pull requests `numbers` of `repo`, one GraphQL query per
-   * `MAX_PULL_REQUESTS_PER_QUERY`, one after the other; the first failed
-   * query ends it. A number that is not a positive integer is a
-   * `RangeError`, before any request.
-   */
+  /** One query after the other; the first failed one ends it. A bad number throws `RangeError` first. */
   async pullRequestStates(
     repo: Repo,
     numbers: readonly number[],
@@ -123,32 +107,16 @@ export class GitHubApi {
       batch,
       query: pullRequestStatesQuery(batch),
     }));
+    const variables = { owner: repo.owner, name: repo.repo };
     for (const { batch, query } of queries) {
-      const answer = await this.#pullRequestBatch(repo, batch, query, options);
+      const pick = (answer: PullRequestStatesAnswer) => statesOf(batch, answer);
+      const schema = PullRequestStatesAnswer;
+      const args = [query, variables, schema, pick, options, graphqlAnswer] as const;
+      const answer = await this.#graphql(PULL_REQUEST_STATES, ...args);
       if (!answer.ok) return answer;
       for (const state of answer.value) states.set(state.number, state);
     }
     return { ok: true, value: states };
-  }
-
-  #pullRequestBatch(
-    repo: Repo,
-    numbers: readonly number[],
-    query: string,
-    options: CallOptions,
-  ): Promise<Result<PullRequestState[]>> {
-    const variables = { owner: repo.owner, name: repo.repo };
-    const pick = (answer: PullRequestStatesAnswer) => statesOf(numbers, answer);
-    const schema = PullRequestStatesAnswer;
-    return this.#graphql(
-      PULL_REQUEST_STATES,
-      query,
-      variables,
-      schema,
-      pick,
-      options,
-      graphqlAnswer,
-    );
   }
 
   /** The state of deployment `id`'s latest status (`GET …/statuses`, newest first), undefined for none. */
@@ -167,11 +135,7 @@ export class GitHubApi {
     return this.#created(`${DEPLOYMENT}/{deployment_id}/statuses`, parameters, options);
   }
 
-  /**
-   * Reads a pull request's comments page by page, `PER_PAGE` at a time,
-   * until `visit` says it found what it looks for, the list ends (no
-   * `rel="next"`) or `MAX_COMMENT_PAGES` were read (`walkPages`).
-   */
+  /** A pull request's comments, page by page until `visit` stops, the list ends or the cap. */
   walkComments(
     repo: Repo,
     issue: number,
@@ -188,11 +152,7 @@ export class GitHubApi {
     );
   }
 
-  /**
-   * Reads the GitHub deployments of `environment`, newest first, page by
-   * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read;
-   * each deployment once, and a page with none new ends the list (`walkPages`).
-   */
+  /** The deployments of `environment`, newest first, as `walkComments` reads comments. */
   walkDeployments(
     repo: Repo,
     environment: string,
@@ -210,7 +170,6 @@ export class GitHubApi {
     );
   }
 
-  /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */
   #pageReader<S extends z.ZodType<unknown[]>>(
     call: (page: number) => RestCall,
     schema: S,
@@ -227,7 +186,6 @@ export class GitHubApi {
     };
   }
 
-  /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
   writeComment(
     repo: Repo,
     issue: number,
@@ -240,19 +198,16 @@ export class GitHubApi {
       : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
   }
 
-  /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
   compare(repo: Repo, base: string, head: string, options: CallOptions = {}) {
     // Only the order is needed: the smallest page of commits and files.
     const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
     return this.#read(call, Comparison, (c) => c, options);
   }
 
-  /** A call whose answer is what it created (or updated): its id. */
   #created(route: string, parameters: Record<string, unknown>, options: CallOptions) {
     return this.#read(rest(route, parameters), Created, (c) => c.id, options);
   }
 
-  /** A REST call, its answer read with `schema`. */
   async #read<S extends z.ZodType, T>(
     call: RestCall,
     schema: S,

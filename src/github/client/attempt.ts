@@ -1,16 +1,10 @@
-/**
- * One attempt of a GitHub call, as the request loop sees it: the answer
- * GitHub gave (status, body, headers), or why there was none (a timeout, the
- * network, a cancel).
- */
+/** One attempt of a GitHub call: GitHub's answer, or why there was none. */
 import { formatDuration, untrusted } from '../../common/runtime.js';
 
-/** An answer GitHub gave, or none. */
 export interface Attempt {
   status?: number;
   data?: unknown;
   headers: Record<string, string | number | undefined>;
-  /** Why there was no answer: a timeout, the network, a cancel. */
   error?: string;
   /** GitHub answered that the request itself is invalid (a GraphQL query it would not run). */
   invalid?: boolean;
@@ -23,7 +17,6 @@ export function header(headers: Attempt['headers'], name: string): string | unde
   return value === undefined ? undefined : String(value);
 }
 
-/** An Octokit answer or error as an attempt: an answer's status, or why there was none. */
 export function toAttempt(error: unknown, signal: AbortSignal, timeoutMs: number): Attempt {
   const response = (error as { response?: { status?: unknown; data?: unknown; headers?: unknown } })
     ?.response;

@@ -1,12 +1,10 @@
 /**
- * The time GitHub may cost a run (all the GitHub work of a run adds at most
- * 15 s, whatever GitHub does). Every attempt reserves the time it may take
- * before it starts and gives back what it did not use, so calls made side by
- * side cannot overspend it together.
+ * The time GitHub may cost a run (at most 15 s). Each attempt reserves its
+ * time before it starts and gives back the rest, so calls side by side
+ * cannot overspend it together.
  */
 import type { Clock } from '../../common/runtime.js';
 
-/** All the GitHub work of one run. */
 export const RUN_BUDGET_MS = 15_000;
 
 /** A manifest's GitHub work: one run's, plus this much for each agent beyond the first... */
@@ -14,11 +12,7 @@ export const AGENT_BUDGET_MS = 1_000;
 /** ...and never more than this, whatever the number of agents. */
 export const AGENTS_BUDGET_MAX_MS = 60_000;
 
-/**
- * The budget of a step that deploys `agents` agents: the run's, plus a
- * second for each agent beyond the first, at most a minute. A shorter
- * budget given for tests (`givenMs`, under the run's) stays as it is.
- */
+/** A shorter budget given for tests (`givenMs`, under the run's) stays as it is. */
 export function agentsBudgetMs(agents: number, givenMs?: number): number {
   if (givenMs !== undefined && givenMs < RUN_BUDGET_MS) return givenMs;
   const extra = Math.max(0, agents - 1) * AGENT_BUDGET_MS;
@@ -39,10 +33,7 @@ export class Budget {
     return Math.max(0, this.totalMs - this.#reservedMs);
   }
 
-  /**
-   * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
-   * function that ends the reservation, keeping only the time really used.
-   */
+  /** Up to `wantedMs` (0 when spent); `end` keeps only the time really used. */
   reserve(wantedMs: number): { grantedMs: number; end: () => number } {
     const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
     this.#reservedMs += grantedMs;

@@ -1,14 +1,9 @@
 /**
- * The one request loop of every GitHub call, through @actions/github's
- * Octokit (base address from GITHUB_API_URL, so GitHub Enterprise works too):
- * at most `attempts` attempts within `callMs` and the run's budget, retries
- * and their waits, and the one line a failure writes. Nothing leaves it as
- * an exception: the caller gets a `Result`.
- *
- * Octokit is loaded on the first call only: a dynamic import, kept in
- * dist/index.js (`webpackMode: "eager"`: one file, and ncc's licenses.txt,
- * which it writes per chunk, stays whole) but evaluated only when called, so
- * a run that uses no GitHub feature does not pay for it at start-up.
+ * The one request loop of every GitHub call: at most `attempts` within
+ * `callMs` and the run's budget; the caller gets a `Result`, never an
+ * exception. Octokit is a dynamic import kept in dist/index.js
+ * (`webpackMode: "eager"`: one file, so ncc's licenses.txt stays whole),
+ * evaluated on the first call only.
  */
 import type { getOctokit } from '@actions/github';
 import type { z } from 'zod';
@@ -42,7 +37,6 @@ export const DEFAULT_LIMITS: CallLimits = {
 
 export interface GitHubApiOptions {
   token: string;
-  /** GITHUB_API_URL; https://api.github.com when empty. */
   baseUrl: string | undefined;
   logger: Logger;
   clock: Clock;
@@ -54,10 +48,8 @@ export interface GitHubApiOptions {
   load?: () => Promise<{ getOctokit: typeof getOctokit }>;
 }
 
-/** A call's value, or its failure (already reported). */
 export type Result<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
 
-/** How a failure is reported: a warning (default), one debug line when cancelled, or nothing. */
 export interface CallOptions {
   /** No line at all: the caller reports the failure itself (the core's commit-order debug line). */
   silent?: boolean;
@@ -67,7 +59,6 @@ export interface CallOptions {
   callMs?: number;
 }
 
-/** The calls of one `GitHubApi`: its Octokit, its limits, and the requests it sent. */
 export class GitHubCalls {
   readonly #options: GitHubApiOptions;
   readonly #limits: CallLimits;
@@ -94,7 +85,6 @@ export class GitHubCalls {
     return this.#octokit;
   }
 
-  /** One REST call through the request loop below: its purpose and permission from `ROUTES`. */
   rest(call: RestCall, options: CallOptions): Promise<Result<Attempt>> {
     const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
     return this.call(callName(call), purpose, permission, options, (octokit, signal) =>
@@ -173,7 +163,6 @@ export class GitHubCalls {
     }
   }
 
-  /** The wait before another attempt, or undefined when another attempt cannot help. */
   #retryWait(last: Attempt, wallTime: number): number | undefined {
     const { status, headers } = last;
     if (status === undefined || status >= 500) return this.#limits.retryDelayMs;
@@ -187,7 +176,6 @@ export class GitHubCalls {
     return status === 429 ? this.#limits.retryDelayMs : undefined;
   }
 
-  /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
   #say(line: string, options: CallOptions): void {
     if (options.silent) return;
     if (options.signal?.aborted) this.#options.logger.debug(line);

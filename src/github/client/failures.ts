@@ -1,18 +1,12 @@
-/**
- * The text of a failed GitHub call: what failed (the call, the status,
- * GitHub's own message, the attempts) and what a person does about it (the
- * token, a rate limit, a fork, the `permissions:` line the route names).
- */
+/** The text of a failed GitHub call: what failed, and what a person does about it. */
 import { formatDuration, untrusted } from '../../common/runtime.js';
 import { header, type Attempt } from './attempt.js';
 import type { Permission } from './routes.js';
 
 export interface CallFailure {
-  /** `POST /repos/acme/agent/deployments` */
   call: string;
   /** Absent when GitHub did not answer (network error, timeout, budget spent). */
   status?: number;
-  /** What went wrong, GitHub's message included, one line. */
   problem: string;
   /** GitHub rejected the request itself as invalid: `problem` is its message alone. */
   invalid?: boolean;
@@ -47,7 +41,6 @@ export function callFailure(
   };
 }
 
-/** The one line a failed call writes: what failed, GitHub's word, and what to do. */
 export function failureLine(
   failure: CallFailure,
   purpose: string,
@@ -63,7 +56,7 @@ export function failureLine(
   )} The deploy itself is not affected.`;
 }
 
-/** GitHub's own message (`message` of its JSON error body), on one line and short. */
+/** `message` of GitHub's JSON error body, on one line and short. */
 function githubMessage(data: unknown): string {
   const message =
     typeof data === 'object' &&
@@ -87,7 +80,6 @@ function isRateLimit(status: number | undefined, last: Attempt | undefined): boo
   );
 }
 
-/** What a person does about a failed call. */
 function remedy(
   status: number | undefined,
   permission: Permission | undefined,
@@ -112,11 +104,7 @@ function remedy(
   return '';
 }
 
-/**
- * The one line of a failed call the run cannot go without (the sweep's pull
- * request states): what failed, and the permission it needs, whatever the
- * cause (a refusal, a timeout, the budget spent), since the step fails on it.
- */
+/** A failed call the run cannot go without names its permission, whatever the cause. */
 export function requiredFailureLine(
   failure: CallFailure,
   purpose: string,
@@ -129,10 +117,7 @@ export function requiredFailureLine(
   return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${token} \`${permission}\` (a \`permissions:\` block grants only what it lists), and GitHub must answer within the run's GitHub budget. Without the states no preview is known to be an orphan: nothing was changed.`;
 }
 
-/**
- * The one line of a required query GitHub rejected as invalid: the query is
- * the action's own, so no token or permission would change the answer.
- */
+/** The query is the action's own: no token or permission would change the answer. */
 export function invalidQueryLine(failure: CallFailure, query: string): string {
   const problem = failure.problem.trimEnd();
   const message = problem.endsWith('.') ? problem.slice(0, -1) : problem;

@@ -1,10 +1,8 @@
 /**
- * How pull requests stand, for the sweep (which retires the previews of
- * closed ones): one GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY` numbers,
- * each number an aliased `pullRequest(number:)` field of the workflow's
- * repository. GitHub answers a number it does not know with a null field and
- * a `NOT_FOUND` error beside the others' data: that number is `unknown`, the
- * others keep their state.
+ * How pull requests stand: one GraphQL query per
+ * `MAX_PULL_REQUESTS_PER_QUERY` numbers. A number GitHub does not know gets a
+ * null field and a `NOT_FOUND` error beside the others' data: it is
+ * `unknown`, the others keep their state.
  */
 import { z } from 'zod';
 import { MAX_PULL_REQUEST_NUMBER, type PullRequestState } from '../../run/ports/progress.js';
@@ -24,7 +22,6 @@ const PullRequestNode = z.lazy(() =>
 );
 type PullRequestNode = z.infer<typeof PullRequestNode>;
 
-/** The answer: the repository, one field per alias (`pr12`), null for a number GitHub does not know. */
 export const PullRequestStatesAnswer = z.lazy(() =>
   z.object({
     repository: z.record(z.string(), PullRequestNode.nullable()),
@@ -37,7 +34,6 @@ export function isPullRequestNumber(value: number): boolean {
   return Number.isInteger(value) && value > 0 && value <= MAX_PULL_REQUEST_NUMBER;
 }
 
-/** The numbers, each once, in batches of at most `MAX_PULL_REQUESTS_PER_QUERY`. */
 export function batches(numbers: readonly number[]): number[][] {
   const unique = [...new Set(numbers)];
   const batched: number[][] = [];
@@ -47,7 +43,6 @@ export function batches(numbers: readonly number[]): number[][] {
   return batched;
 }
 
-/** The field's alias for a number. */
 const alias = (number: number) => `pr${number}`;
 
 /**
@@ -92,11 +87,8 @@ interface GraphqlError {
 }
 
 /**
- * A query GitHub rejected before running it (its validation: an argument of
- * the wrong type, a field it does not have): errors without a `type`, and no
- * `data` at all. A query that ran has `data`, if only `null` (GitHub's
- * "Something went wrong while executing your query", a timeout), and its
- * errors a `type` (`NOT_FOUND`, `FORBIDDEN`, `RATE_LIMITED`).
+ * A query GitHub rejected unrun: errors without a `type`, and no `data`. One
+ * that ran has `data`, if only `null` (a timeout), and typed errors.
  */
 function rejectedQuery(list: readonly GraphqlError[], data: unknown): Attempt | undefined {
   if (data !== undefined) return undefined;
@@ -107,12 +99,9 @@ function rejectedQuery(list: readonly GraphqlError[], data: unknown): Attempt | 
 }
 
 /**
- * The attempt an Octokit GraphQL error stands for, or undefined to let the
- * request loop read it (`toAttempt`). An answer whose only errors are
- * `NOT_FOUND` on pull request fields is an answer (status 200, its data);
- * a `FORBIDDEN` one is GitHub refusing (403, its message), as GitHub says
- * it to a token without `pull-requests: read`; a query GitHub did not run
- * is `invalid` (the action's query, not the token's permission).
+ * The attempt a GraphQL error stands for, else undefined: only `NOT_FOUND`
+ * errors are an answer (200); `FORBIDDEN` is a refusal (403, a token without
+ * `pull-requests: read`); a query not run is `invalid` (the action's own).
  */
 export function graphqlAnswer(error: unknown): Attempt | undefined {
   const { errors, data } = error as { errors?: unknown; data?: unknown };

@@ -1,7 +1,4 @@
-/**
- * What the action sends GitHub: the repository a call is for, and the
- * bodies of the deployment calls (responses.ts has what GitHub answers).
- */
+/** What the action sends GitHub. */
 
 export interface Repo {
   owner: string;

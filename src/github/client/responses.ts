@@ -1,10 +1,6 @@
-/**
- * GitHub's answers as the action reads them: one zod schema per answer, only
- * the fields the action reads, unknown ones tolerated.
- */
+/** GitHub's answers: a zod schema each, only the fields read, unknown ones tolerated. */
 import { z } from 'zod';
 
-/** What a call created (or updated): its id. */
 export const Created = z.lazy(() => z.object({ id: z.number() }));
 const CommentSchema = z.lazy(() =>
   z.object({
@@ -15,10 +11,8 @@ const CommentSchema = z.lazy(() =>
 );
 export type IssueComment = z.infer<typeof CommentSchema>;
 export const CommentPage = z.lazy(() => z.array(CommentSchema));
-/** A page of an environment's GitHub deployments: only their ids are read. */
 export const DeploymentPage = z.lazy(() => z.array(z.object({ id: z.number() })));
 export type GitHubDeployment = z.infer<typeof DeploymentPage>[number];
-/** A page of a deployment's statuses, newest first: only their states are read. */
 export const StatusPage = z.lazy(() => z.array(z.object({ state: z.string() })));
 export const Comparison = z.lazy(() =>
   z.object({

@@ -1,10 +1,5 @@
-/**
- * The route table: each GitHub call the action makes (the only place that
- * spells a GitHub path), what it is for and the `permissions:` line its
- * failure names, and how a call is named in a failure.
- */
+/** Each GitHub call the action makes (the only place that spells a path) and its `permissions:` line. */
 
-/** The permission a call needs, as a workflow's `permissions:` block spells it. */
 export type Permission =
   'deployments: write' | 'pull-requests: write' | 'pull-requests: read' | 'contents: read';
 
@@ -47,17 +42,15 @@ export const ROUTES: Record<string, { purpose: string; permission: Permission }>
   [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
 };
 
-/** The GraphQL call for the token's own login; its failure names no permission. */
+/** Its failure names no permission. */
 export const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' } as const;
 
-/** The GraphQL call for pull requests' states (the sweep): one per `MAX_PULL_REQUESTS_PER_QUERY`. */
 export const PULL_REQUEST_STATES = {
   call: 'POST /graphql',
   purpose: 'learn how the pull requests stand',
   permission: 'pull-requests: read',
 } as const;
 
-/** A REST call: one of `ROUTES` and its parameters. */
 export interface RestCall {
   route: string;
   parameters: Record<string, unknown>;
@@ -68,7 +61,6 @@ export const rest = (route: string, parameters: Record<string, unknown>): RestCa
   parameters,
 });
 
-/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
 export function callName({ route, parameters }: RestCall): string {
   const path = route.replace(/\{(\w+)\}/g, (_match, key: string) => String(parameters[key]));
   return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;

@@ -1,10 +1,8 @@
 /**
- * What a pull request comment carries from one run to the next: the hidden
- * marker that finds it again (a preview's, named for its deployment; a
- * manifest's, for its name template or path), whose comment is the token's
- * own, the agents an earlier body listed and the rows they keep (an agent
- * the manifest no longer holds runs until deleted), the keyed table's
- * columns, and the budget every body stays within.
+ * What a pull request comment carries from one run to the next: its hidden
+ * marker, whose comment is the token's own, the agents an earlier body
+ * listed (an agent the manifest no longer holds runs until deleted), the
+ * keyed table's columns, and the budget every body stays within.
  */
 import { percentEscape } from '../../common/characters.js';
 import { markdownCode, markdownLink } from '../../common/github-text.js';
@@ -14,12 +12,20 @@ import type { ManifestOnGitHub } from './deployment-record.js';
 export const COMMENT_LIMIT = 65_536;
 export const BODY_BUDGET = 60_000;
 
+/** A body cut to the budget when GitHub would refuse it. */
+export function capped(body: string): string {
+  return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+}
+
 /**
- * The first of `rows` (table rows, one line each) that fit in the body's
- * budget after `usedChars` of the rest of it; the caller says how many were
- * left out.
+ * The first of `rows` (one line each) that fit in the budget after
+ * `usedChars` of the rest, then `more(count)` of those left out.
  */
-export function rowsWithin(rows: readonly string[], usedChars: number): string[] {
+export function rowsWithin(
+  rows: readonly string[],
+  usedChars: number,
+  more: (left: number) => string,
+): string[] {
   const kept: string[] = [];
   let used = usedChars;
   for (const row of rows) {
@@ -27,10 +33,9 @@ export function rowsWithin(rows: readonly string[], usedChars: number): string[]
     kept.push(row);
     used += row.length + 1;
   }
-  return kept;
+  return kept.length === rows.length ? kept : [...kept, '', more(rows.length - kept.length)];
 }
 
-/** The agents an earlier body listed that the manifest no longer holds, with their dashboards. */
 export function goneAgents(
   manifest: ManifestOnGitHub,
   previous: string | undefined,
@@ -39,24 +44,20 @@ export function goneAgents(
   return [...listedAgents(previous)].filter(([key]) => !current.has(key));
 }
 
-/** The workflow run's link below a keyed table, when there is one. */
 export function runTail(runUrl: string | undefined): string[] {
   const run = markdownLink('Workflow run', runUrl);
   return run === undefined ? [] : ['', run];
 }
 
-/** The table rows of `all` that fit between `head` and `tail`, and a line for those left out. */
 export function keptRows(head: string[], all: string[], tail: string[]): string[] {
-  const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-  if (rows.length === all.length) return rows;
-  return [...rows, '', `…and ${all.length - rows.length} more: see the job summary.`];
+  const used = head.join('\n').length + tail.join('\n').length + 200;
+  return rowsWithin(all, used, (left) => `…and ${left} more: see the job summary.`);
 }
 
 /**
- * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
- * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
- * early) and distinct names give distinct markers (the encoding is one to
- * one, and the marker's ` -->` ends it, so `app` does not match `app-b`).
+ * Every character but `A–Z a–z 0–9 _` percent-encoded (UTF-8): no name ends
+ * the comment early, and distinct names give distinct markers (` -->` ends
+ * one, so `app` does not match `app-b`).
  */
 export function encodeName(name: string): string {
   let encoded = '';
@@ -79,11 +80,7 @@ export const carrying =
 
 export const carriesMarker = carrying(marker);
 
-/**
- * Whether a comment was written by the token's own identity. GraphQL's
- * `viewer` names a bot without the `[bot]` suffix that REST shows
- * (`github-actions` / `github-actions[bot]`); logins compare without case.
- */
+/** GraphQL's `viewer` names a bot without REST's `[bot]` suffix; logins compare without case. */
 export function isOwnComment(
   author: { login: string; type?: string | undefined } | null | undefined,
   viewer: string,
@@ -95,7 +92,6 @@ export function isOwnComment(
   return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
 }
 
-/** What names the manifest's comment: the step's name template, else the manifest's path. */
 export function manifestIdentity(manifest: ManifestOnGitHub): string {
   return manifest.nameTemplate ?? manifest.source;
 }
@@ -110,10 +106,7 @@ export const carriesManifestMarker = carrying(manifestMarker);
 const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;
 const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
 
-/**
- * A row's cells. Every `|` in a cell's text or code span is escaped (`\|`),
- * so each one that is not ends a cell.
- */
+/** A row's cells: every `|` inside a cell is escaped (`\|`). */
 function cellsOf(line: string): string[] {
   return line
     .split(/(?<!\\)\|/)
@@ -122,10 +115,9 @@ function cellsOf(line: string): string[] {
 }
 
 /**
- * The agents an earlier body of the comment listed, each with its dashboard
- * link when its row had one (as written there, an address this module built),
- * read in the `Links` column (the whole row without a heading): another
- * cell's service text (a health check's answer) may spell a link in a code span.
+ * The agents an earlier body listed, each with its row's dashboard link, read
+ * in the `Links` column only: another cell's service text (a health check's
+ * answer) may spell a link in a code span.
  */
 export function listedAgents(body: string | undefined): Map<string, string | undefined> {
   const listed = new Map<string, string | undefined>();
@@ -149,7 +141,6 @@ export function headOf(health: boolean): string[] {
   return [`| ${columns.join(' | ')} |`, `|${' --- |'.repeat(columns.length)}`];
 }
 
-/** The row's cells, with the health check's cell when the table has its column. */
 export function withHealth(cells: string[], health: string | undefined): string[] {
   return health === undefined ? cells : cells.toSpliced(HEALTH_AFTER, 0, health);
 }

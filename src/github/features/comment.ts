@@ -1,11 +1,7 @@
 /**
- * The pull request comment's Markdown body, written from a neutral report of
- * the run: a preview's (flat: its headline, its table, its drift) and a
- * manifest's (keyed: a row per agent, and the rows of agents the manifest no
- * longer holds, which run until deleted; a column says what each health check
- * answered when some agent's was made). Text from the service is data, never
- * Markdown (the one writer of GitHub text, `common/github-text.ts`, says how),
- * and the body stays under GitHub's limit.
+ * The pull request comment's Markdown: a preview's (flat) and a manifest's
+ * (keyed, a row an agent). Service text is data, never Markdown
+ * (`common/github-text.ts`), and the body stays under GitHub's limit.
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { plural, shortSha } from '../../common/text.js';
@@ -26,15 +22,9 @@ import {
 } from './comment-marker.js';
 import type { AgentOnGitHub, ManifestOnGitHub } from './deployment-record.js';
 
-/** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
-export type CommentReport = RunReport & {
-  /** The workflow run's page. */
-  runUrl?: string;
-};
+export type CommentReport = RunReport & { runUrl?: string };
 
 const FAILURE_CHARS = 1_000;
-
-// ---- service text, written by the one GitHub-text module -----------------------------------------
 
 /** A commit in a code span, short, when it is one (hex), else text. */
 function commit(sha: string | undefined): string {
@@ -52,8 +42,6 @@ function show(value: unknown): string {
   return markdownCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value));
 }
 
-// ---- the body -----------------------------------------------------------------------------------
-
 const HEADLINE: Record<Stage, (name: string) => string> = {
   deploying: (name) => `🟡 ${name}: deploying`,
   live: (name) => `🟢 ${name} is live`,
@@ -62,21 +50,14 @@ const HEADLINE: Record<Stage, (name: string) => string> = {
   cancelled: (name) => `⚪ ${name}: the run was cancelled`,
 };
 
-/** Writes free text and code spans of the body, secret values hidden first. */
-export interface BodyText {
-  text: (value: string, max?: number) => string;
-  code: (value: string, max?: number) => string;
-}
-
-const bodyText = (redact: (text: string) => string): BodyText => ({
-  text: (value, max) => markdownText(redact(value), max),
-  code: (value, max) => markdownCode(redact(value), max),
+/** Free text and code spans, secret values hidden first. */
+const bodyText = (redact: (text: string) => string) => ({
+  text: (value: string, max?: number) => markdownText(redact(value), max),
+  code: (value: string, max?: number) => markdownCode(redact(value), max),
 });
+type BodyText = ReturnType<typeof bodyText>;
 
-/**
- * The comment's Markdown. `redact` hides secret values in the free text
- * (the failure, the waiting text) before it is escaped.
- */
+/** `redact` hides secret values in the free text before it is escaped. */
 export function commentBody(
   report: CommentReport,
   redact: (text: string) => string = (text) => text,
@@ -116,7 +97,6 @@ export function commentBody(
   );
 }
 
-/** The table's rows: the deployment, its status, the commit, what is still live, the address. */
 function tableRows(report: CommentReport, { text, code }: BodyText): [string, string][] {
   const rows: [string, string][] = [];
   if (report.id !== undefined) {
@@ -147,16 +127,11 @@ function tableRows(report: CommentReport, { text, code }: BodyText): [string, st
   return rows;
 }
 
-/**
- * What the health check answered: its address (without query), the answer,
- * and the start of a failing answer's body, each service text as data.
- */
-export function healthCell(health: HealthSeen, { text, code }: BodyText): string {
+function healthCell(health: HealthSeen, { text, code }: BodyText): string {
   const write = { text: (value: string) => text(value, 200), code: (value: string) => code(value) };
   return `${health.ok ? '✅' : '❌'} ${healthWords(health, write)}`;
 }
 
-/** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */
 function commitCell(report: CommentReport): string | undefined {
   if (report.supersededBy !== undefined) {
     return `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`;
@@ -172,7 +147,6 @@ function commitCell(report: CommentReport): string | undefined {
   return `${commit(report.targetCommit)} wanted${latest}`;
 }
 
-/** The drift table, as many rows as fit after `usedChars` of the rest, and a count of the others. */
 function driftLines(report: CommentReport, { code }: BodyText, usedChars: number): string[] {
   const head = [
     `**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`,
@@ -180,25 +154,14 @@ function driftLines(report: CommentReport, { code }: BodyText, usedChars: number
     '| Field | Wanted | Live |',
     '| --- | --- | --- |',
   ];
-  const rows = rowsWithin(
-    report.drift.map(
-      (entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`,
-    ),
-    usedChars + head.join('\n').length + 1 + 200,
+  const rows = report.drift.map(
+    (entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`,
   );
-  const lines = [...head, ...rows];
-  if (rows.length < report.drift.length) {
-    lines.push(
-      '',
-      `…and ${report.drift.length - rows.length} more: see the job summary and the step's \`drift\` output.`,
-    );
-  }
-  return lines;
+  const more = (left: number) =>
+    `…and ${left} more: see the job summary and the step's \`drift\` output.`;
+  return [...head, ...rowsWithin(rows, usedChars + head.join('\n').length + 1 + 200, more)];
 }
 
-// ---- the keyed body: a row per agent ---------------------------------------------------------
-
-/** What the comment knows of one agent: its last report, its failure, whether it is over. */
 export interface AgentState {
   agent: AgentOnGitHub;
   report?: RunReport;
@@ -230,7 +193,6 @@ const LIVE: Record<Stage, string> = {
   deploying: '🟡 deploying',
 };
 
-/** One agent's row; `redact` hides secret values in the service's text first. */
 function agentRow(state: AgentState, redact: (text: string) => string, health: boolean): string {
   const { agent, report } = state;
   const code = (value: string | undefined) =>
@@ -257,7 +219,6 @@ function agentRow(state: AgentState, redact: (text: string) => string, health: b
   return `| ${withHealth(cells, shown).join(' | ')} |`;
 }
 
-/** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
 export function agentsCommentBody(
   manifest: ManifestOnGitHub,
   states: readonly AgentState[],

@@ -1,10 +1,7 @@
 /**
- * Which of two commits is newer, as GitHub's compare says it, when the
- * deployment runs another commit than the one the run is for:
- * `GET compare/{target}...{latest}` on the deployed repository. `ahead`:
- * latest is newer; `behind`: older; any other answer (diverged, identical,
- * an error) is unknown, and says nothing: the core writes the one debug line
- * an unknown order gets. Asked once per pair of commits.
+ * Which of two commits is newer, by GitHub's compare: `ahead` (latest is
+ * newer), `behind`; any other answer (diverged, identical, an error) is
+ * unknown and says nothing. Asked once per pair.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { CommitOrder } from '../../run/ports/progress.js';

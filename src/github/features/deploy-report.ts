@@ -1,13 +1,9 @@
 /**
- * What a deploy tells GitHub, as its agents go: the records of its
- * environments (deployment-record.ts) and its pull request comment
- * (comment.ts). Without a manifest, a deploy is a manifest of one laid out
- * `flat`: one record in the step's `environment`, the preview's comment; a
- * manifest's (`keyed`): a record an environment, one comment for all. The
- * comment is written at most twice: once every agent is deployed or over,
- * and when all are over; each write waits for the ones before it (GitHub's
- * secondary rate limits). Advisory: it warns, it never throws, and its time
- * is bounded by the run's budget.
+ * What a deploy tells GitHub, as its agents go: the records and the pull
+ * request comment; without a manifest, a manifest of one laid out `flat`.
+ * The comment is written at most twice (all deployed or over, all over);
+ * each write waits for the ones before it (GitHub's secondary rate limits).
+ * Advisory: it warns, never throws, within the run's budget.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { CallOptions } from '../client/calls.js';
@@ -30,9 +26,8 @@ import {
 import { PullRequestComment } from './pr-comment.js';
 
 /**
- * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
- * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
- * last writes `CANCEL_WINDOW_MS`.
+ * The runner sends SIGINT, SIGTERM 7.5 s later, then kills the step: calls
+ * under way get `CANCEL_GRACE_MS` to finish, the last writes `CANCEL_WINDOW_MS`.
  */
 export const CANCEL_GRACE_MS = 1_000;
 export const CANCEL_WINDOW_MS = 2_500;
@@ -40,13 +35,11 @@ export const CANCEL_WINDOW_MS = 2_500;
 /** The key of a deploy's one agent when it has no manifest (its events carry none). */
 export const FLAT_KEY = '';
 
-/** A deploy without a manifest: its one agent, named by its reports. */
 const ONE: ManifestOnGitHub = {
   source: '',
   agents: [{ key: FLAT_KEY, name: '', deploymentName: '' }],
 };
 
-/** What the deploy's GitHub inputs ask for: a record in `environment` (none when empty), a comment. */
 export interface DeployWanted {
   environment: string;
   comment: boolean;
@@ -55,11 +48,9 @@ export interface DeployWanted {
 export interface DeployReportParts {
   logger: Logger;
   redact: (text: string) => string;
-  /** Called as a record is made, with its id (the `github-deployment-id` output). */
   onRecorded?: (id: number) => void;
 }
 
-/** One environment's record: a single deploy's for an agent alone, else a shared one. */
 interface Group {
   agents: readonly AgentOnGitHub[];
   record: DeploymentRecord;
@@ -67,7 +58,7 @@ interface Group {
   finished: boolean;
 }
 
-/** The records and the comment of one deploy; each method is safe to call in any order, any number of times. */
+/** Each method is safe to call in any order, any number of times. */
 export class DeployReport {
   readonly #manifest: ManifestOnGitHub;
   readonly #layout: 'flat' | 'keyed';
@@ -86,7 +77,6 @@ export class DeployReport {
   #ended = false;
   #cancelled = false;
 
-  /** Of a manifest's agents (keyed), or without one, of one deployment (flat). */
   constructor(
     api: GitHubApi,
     context: GitHubRunContext,
@@ -117,17 +107,15 @@ export class DeployReport {
     }
   }
 
-  /** Each agent's key and the id of the record covering it, as recorded so far. */
   get recordIds(): ReadonlyMap<string, number> {
     return this.#ids;
   }
 
-  /** The flat deploy's GitHub deployment id, once recorded (the `github-deployment-id` output). */
   get deploymentId(): number | undefined {
     return this.#ids.get(FLAT_KEY);
   }
 
-  /** The agent's deployment was found or created: its record starts once each of its agents' is. */
+  /** Its record starts once each of its agents' deployment is found or created. */
   deployed(report: RunReport, key = FLAT_KEY): void {
     const state = this.#states.get(key);
     if (state === undefined || this.#ended) return;
@@ -137,10 +125,7 @@ export class DeployReport {
     this.#maybeFirstWrite();
   }
 
-  /**
-   * How the agent's run ended (a cancelled run ends the others' calls under
-   * way at the end); a flat deploy is then over.
-   */
+  /** A cancelled run ends the others' calls under way at the end; a flat deploy is then over. */
   async finished(report: RunReport, key = FLAT_KEY): Promise<void> {
     const state = this.#states.get(key);
     if (state === undefined) return;
@@ -149,7 +134,7 @@ export class DeployReport {
     if (this.#layout === 'flat') await this.over(key);
   }
 
-  /** The agent is over: its record ends when all of its agents are, the comment when all are. */
+  /** Its record ends when all of its agents are over, the comment when all are. */
   async over(key: string, failure?: string): Promise<void> {
     const state = this.#states.get(key);
     if (state === undefined) return;
@@ -160,18 +145,13 @@ export class DeployReport {
     await this.#settle();
   }
 
-  /** Every agent is over, whatever was heard of each. */
   async allOver(): Promise<void> {
     for (const state of this.#states.values()) state.over = true;
     for (const group of this.#groups) this.#maybeStart(group);
     await this.#settle();
   }
 
-  /**
-   * Starts the group's record once every agent of it is found or created, or
-   * over without a deployment (its id then null in a shared record's
-   * payload); never for a group none of whose agents has a deployment.
-   */
+  /** Once every agent is found or over (its id then null); never when none has a deployment. */
   #maybeStart(group: Group | undefined): void {
     if (group === undefined || group.started || this.#ended) return;
     const states = group.agents.map((agent) => this.#states.get(agent.key));
@@ -202,7 +182,7 @@ export class DeployReport {
     await this.#queue;
   }
 
-  /** The calls' options at the end: a cancelled run ends what is under way, briefly, and hurries. */
+  /** A cancelled run ends what is under way, briefly, and hurries. */
   async #endOptions(): Promise<CallOptions> {
     if (!this.#cancelled) return {};
     if (!this.#work.signal.aborted) {

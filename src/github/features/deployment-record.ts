@@ -1,14 +1,10 @@
 /**
- * The GitHub deployment records of a run: one deployment in each
- * environment, an `in_progress` status once the service deployment is found
- * or created, and one final status when the run ends. A manifest's agent's
- * environment is its entry's, else the step's, `{agent}` standing for the
- * agent's name; the agents whose environment is one text share one record.
- * An agent alone in its environment is recorded as a single deploy is; a
- * record shared by several lists every agent and its service id in its
- * payload, starts once every one of them is found or created (or has
- * failed: its id null), and ends when all of them are over: `success` only
- * when every one is live. An empty environment has no record.
+ * The GitHub deployment records of a run: one an environment, `in_progress`
+ * once the service deployment is found or created, one final status at the
+ * end. Agents whose environment is one text share one record, which lists
+ * each and its id (null when it failed), starts once every one is found or
+ * over, and is `success` only when every one is live. An empty environment
+ * has no record.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { DeploymentState, DeploymentStatusRequest, Repo } from '../client/requests.js';
@@ -20,12 +16,10 @@ import { shortSha } from '../../common/text.js';
 import { healthAnswer } from '../../run/decisions/health.js';
 import type { RunReport } from '../../run/ports/progress.js';
 
-/** GitHub's limit on a status description. */
 export const DESCRIPTION_LIMIT = 140;
 
 export interface RecordContext {
   repository: Repo;
-  /** The commit the run is for (the pull request's head on pull request events). */
   sha: string;
   environment: string;
   /** A pull request's environment is transient (it goes away with the pull request). */
@@ -33,26 +27,23 @@ export interface RecordContext {
   runUrl?: string;
 }
 
-/** One agent of the manifest, as GitHub shows it. */
 export interface AgentOnGitHub {
   key: string;
-  /** The agent's name (its entry's `name`, else its key): what `{agent}` stands for. */
+  /** Its entry's `name`, else its key: what `{agent}` stands for. */
   name: string;
   deploymentName: string;
-  /** The entry's own environment, when it sets one. */
   environment?: string;
 }
 
-/** The manifest, as GitHub shows it. */
 export interface ManifestOnGitHub {
-  /** Where the manifest was read: its path, or `inline`. */
+  /** Its path, or `inline`. */
   source: string;
-  /** The step's `name` input when set, holding `{agent}`. */
+  /** The step's `name` input, holding `{agent}`. */
   nameTemplate?: string;
   agents: readonly AgentOnGitHub[];
 }
 
-/** The agent's environment, filled: its entry's, else the step's. */
+/** Its entry's environment, else the step's, filled. */
 export function environmentOf(agent: AgentOnGitHub, stepEnvironment: string): string {
   return fillPlaceholder(agent.environment ?? stepEnvironment, AGENT_PLACEHOLDER, agent.name);
 }
@@ -71,17 +62,14 @@ export function recordGroups(
   return groups;
 }
 
-/** A status: its state, and its description. */
 type Status = { state: DeploymentState; text: string };
 
-/** How an agent of a shared record ended: its last report, or its failure alone. */
 export interface AgentEnd {
   agent: AgentOnGitHub;
   report?: RunReport;
   failure?: string;
 }
 
-/** The shared record's final state and its description, from how each agent ended. */
 export function sharedStatus(ends: readonly AgentEnd[]): Status {
   const states = ends.map(({ agent, report, failure }) =>
     report === undefined
@@ -98,16 +86,11 @@ export function sharedStatus(ends: readonly AgentEnd[]): Status {
   return { state: worst.state, text: `${count}; ${worst.text}` };
 }
 
-/** A description on one line, at most 140 characters. */
 export function description(text: string): string {
   return plainLine(text, DESCRIPTION_LIMIT);
 }
 
-/**
- * Why the deployment is not live, when its health check was made and did not
- * pass: it does not answer (the answer, the start of its body), or the check
- * cannot be made (no `custom_url`). The description's first words say it.
- */
+/** Why a deployment whose health check was made and failed is not live, in its first words. */
 function unanswered({ name, health }: RunReport, withBody: boolean): string | undefined {
   if (health === undefined || health.ok) return undefined;
   if (health.address === undefined) return `${name}: ${healthAnswer(health)}`;
@@ -116,7 +99,6 @@ function unanswered({ name, health }: RunReport, withBody: boolean): string | un
   return `${name} does not answer its health check: ${healthAnswer(health)}${body}`;
 }
 
-/** The final state and its description, from how the run ended. */
 export function finalStatus(report: RunReport): Status {
   const name = report.name;
   switch (report.stage) {
@@ -156,14 +138,12 @@ export function finalStatus(report: RunReport): Status {
   }
 }
 
-/** How a record is written: its API, where, and what hides secret values. */
 interface RecordWriter {
   api: GitHubApi;
   context: RecordContext;
   redact: (text: string) => string;
 }
 
-/** Creates the deployment; its id, or undefined when it was not made. */
 async function create(
   { api, context, redact }: RecordWriter,
   text: string,
@@ -185,7 +165,6 @@ async function create(
   return created.ok ? created.value : undefined;
 }
 
-/** Writes a status of the deployment `id`, with the address shown when one may be published. */
 async function writeStatus(
   { api, context, redact }: RecordWriter,
   id: number | undefined,
@@ -194,8 +173,7 @@ async function writeStatus(
   options: CallOptions,
 ): Promise<void> {
   if (id === undefined) return;
-  // The one address rule (src/common/address.ts): the deployment's own address when it may be
-  // published, else the dashboard's, else none.
+  // The one address rule (src/common/address.ts).
   const environmentUrl =
     report === undefined
       ? undefined
@@ -210,7 +188,6 @@ async function writeStatus(
   await api.createDeploymentStatus(context.repository, id, body, options);
 }
 
-/** How a record starts: its description and payload, and its `in_progress` status. */
 interface Start {
   text: string;
   payload: Record<string, unknown>;
@@ -218,7 +195,6 @@ interface Start {
   report?: RunReport;
 }
 
-/** A single deploy's record starts with its deployment's id and name. */
 export function singleStart(report: RunReport): Start {
   const waiting =
     report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
@@ -230,7 +206,6 @@ export function singleStart(report: RunReport): Start {
   };
 }
 
-/** A shared record lists every agent with its id (null without one). */
 export function sharedStart(
   agents: readonly AgentOnGitHub[],
   ids: ReadonlyMap<string, string | undefined>,
@@ -247,7 +222,6 @@ export function sharedStart(
   };
 }
 
-/** One GitHub deployment in one environment, of one agent or shared by several. */
 export class DeploymentRecord {
   readonly #writer: RecordWriter;
   #id: number | undefined;
@@ -256,18 +230,16 @@ export class DeploymentRecord {
     this.#writer = { api, context, redact };
   }
 
-  /** The GitHub deployment's id, once created. */
   get id(): number | undefined {
     return this.#id;
   }
 
-  /** Creates the deployment and its `in_progress` status. */
   async start({ text, payload, status, report }: Start, options: CallOptions = {}): Promise<void> {
     this.#id = await create(this.#writer, text, payload, options);
     await writeStatus(this.#writer, this.#id, status, report, options);
   }
 
-  /** The one final status; nothing when the deployment was never created. */
+  /** Nothing when the deployment was never created. */
   async finish(status: Status, report?: RunReport, options: CallOptions = {}): Promise<void> {
     await writeStatus(this.#writer, this.#id, status, report, options);
   }

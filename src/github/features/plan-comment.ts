@@ -1,17 +1,10 @@
 /**
- * The plan comment, written from the core's `PlanReport`s through the one
- * GitHub-text module, a marker of its own (a plan comment is never a
- * preview's, nor a deploy's). Flat, of one deployment: one comment per pull
- * request and deployment name. Keyed, of a manifest: one comment for every
- * agent, a row an agent (what its deploy would do, how many differences it
- * would not apply, its dashboard), then each agent's differences, what would
- * fail and any plan not made below; its marker holds the step's name
- * template (or the manifest's path), so that adding or removing an agent
- * keeps the comment, and an agent an earlier plan listed that the manifest
- * no longer holds keeps a row saying the deploy leaves its deployment as it
- * is. A long list of changes folds into a `<details>` block and is cut, with
- * a count of what was left out, so that the body stays under GitHub's
- * 65,536 characters.
+ * The plan comment, with a marker of its own (never a preview's or a
+ * deploy's). Flat: one per pull request and deployment name. Keyed: one for
+ * the manifest (its marker holds the name template or path, so adding or
+ * removing an agent keeps it), a row an agent, then each agent's details; a
+ * gone agent keeps its row. Long lists fold and are cut to stay under
+ * GitHub's 65,536 characters.
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { plural } from '../../common/text.js';
@@ -20,7 +13,7 @@ import { dashboardUrlOf } from '../../run/decisions/report.js';
 import {
   BODY_BUDGET,
   carrying,
-  COMMENT_LIMIT,
+  capped,
   encodeName,
   goneAgents,
   keptRows,
@@ -43,7 +36,6 @@ export function planMarker(name: string): string {
 
 export const carriesPlanMarker = carrying(planMarker);
 
-/** The plan comment's Markdown; `redact` hides secret values in free text first. */
 export function planCommentBody(
   report: PlanReport & { runUrl?: string },
   redact: Redact = (text) => text,
@@ -63,11 +55,9 @@ export function planCommentBody(
   if (verdict.changes.length > 0) {
     lines.push(...changesLines(verdict, redact, [...lines, ...footer].join('\n').length));
   }
-  const body = [...lines, ...footer].join('\n');
-  return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+  return capped([...lines, ...footer].join('\n'));
 }
 
-/** What the deploy would do, in one line. */
 function planHeadline({ name: raw, verdict }: PlanReport, redact: Redact): string {
   const name = markdownCode(redact(raw), 200, false);
   const count = verdict.changes.length;
@@ -81,10 +71,7 @@ function planHeadline({ name: raw, verdict }: PlanReport, redact: Redact): strin
   }[verdict.action];
 }
 
-/**
- * The plan comment when the plan could not be made: which head, and why, and no verdict, so that it never keeps speaking for a
- * commit it did not plan.
- */
+/** A plan not made: which head, why, and no verdict, so it never speaks for a commit it did not plan. */
 export function planNotMadeBody(
   report: PlanNotMade & { runUrl?: string },
   redact: Redact = (text) => text,
@@ -105,13 +92,7 @@ export function planNotMadeBody(
   return lines.join('\n');
 }
 
-/**
- * Writes the plan comment, found among the token's own comments by its own
- * marker (`comment` is made with `carriesPlanMarker`), then created or
- * updated in place, one write a run; a plan that could not be made rewrites
- * it to say so, without a verdict, naming the head it was for: the core's,
- * else the pull request's head (`context.sha`).
- */
+/** One write a run; a plan not made names the head it was for: the core's, else `context.sha`. */
 export async function writePlanComment(
   comment: PullRequestComment,
   report: PlanReport | PlanNotMade,
@@ -129,7 +110,6 @@ export async function writePlanComment(
   await comment.writeBody(report.name, body);
 }
 
-/** One agent's plan as the comment shows it: its key, and its report (a verdict, or none made). */
 export interface AgentPlanState {
   key: string;
   deploymentName: string;
@@ -142,7 +122,6 @@ export function keyedPlanMarker(identity: string): string {
 
 export const carriesKeyedPlanMarker = carrying(keyedPlanMarker);
 
-/** What opens an agent's part below the table. */
 const DETAILS = '\n#### ';
 
 const HEAD = [
@@ -150,7 +129,6 @@ const HEAD = [
   '| --- | --- | --- | --- | --- |',
 ];
 
-/** What an agent's deploy would do, in its row's words. */
 function actionCell(report: PlanReport | PlanNotMade, redact: Redact): string {
   if (!('verdict' in report)) return '🚫 no plan made (see below)';
   const { verdict } = report;
@@ -181,7 +159,6 @@ function agentRow({ key, deploymentName, report }: AgentPlanState, redact: Redac
   return `| ${cells.join(' | ')} |`;
 }
 
-/** The row of an agent an earlier plan listed that the manifest no longer holds. */
 function goneRow(key: string, dashboard: string | undefined): string {
   const where = markdownLink('Dashboard', dashboard);
   const cells = [
@@ -218,7 +195,6 @@ function detailsOf(state: AgentPlanState, redact: Redact, share: number): string
   return [head, '', ...lines, ''];
 }
 
-/** The comment's headline: how many agents, and what their deploys would do. */
 function headline(identity: string, states: readonly AgentPlanState[], redact: Redact): string {
   const title = markdownCode(redact(identity), 200, false);
   const actions = states.map(({ report }) =>
@@ -261,6 +237,5 @@ export function keyedPlanCommentBody(
   const used = [...head, ...rows, ...tail].join('\n').length;
   const share = Math.floor((BODY_BUDGET - used - 200) / Math.max(states.length, 1));
   const details = states.flatMap((state) => detailsOf(state, redact, share));
-  const body = [...head, ...rows, '', ...details, ...tail].join('\n') + '\n';
-  return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+  return capped([...head, ...rows, '', ...details, ...tail].join('\n') + '\n');
 }

@@ -1,8 +1,4 @@
-/**
- * A deployment's plan in Markdown, as both layouts of the plan comment show
- * it (plan-comment.ts): the deployment it would reuse and what it tracks,
- * why, what would fail, and the differences the deploy would not apply.
- */
+/** A deployment's plan in Markdown, as both layouts of the plan comment show it. */
 import { markdownCode, markdownText } from '../../common/github-text.js';
 import { plural } from '../../common/text.js';
 import { showValue } from '../../run/decisions/drift.js';
@@ -12,14 +8,12 @@ import { rowsWithin } from './comment-marker.js';
 /** More changes than this fold into a `<details>` block. */
 const FOLD_AFTER = 10;
 
-/** What the deploy does with `count` differences: nothing; the remedy. */
 function remedy(count: number): string {
   return `The deploy would not apply ${plural(count, 'this', 'these')}: the service cannot update a deployment. Change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
 }
 
 type Redact = (text: string) => string;
 
-/** The deployment it would reuse and what it tracks, why, and what would fail. */
 export function verdictLines(verdict: PlanReport['verdict'], redact: Redact): string[] {
   const code = (value: string, max?: number) => markdownCode(redact(value), max);
   const lines: string[] = [];
@@ -45,10 +39,7 @@ export function verdictLines(verdict: PlanReport['verdict'], redact: Redact): st
   return lines;
 }
 
-/**
- * The changes the deploy would not apply, as many rows as fit after
- * `usedChars` of the rest, folded into `<details>` past `FOLD_AFTER`.
- */
+/** The changes the deploy would not apply, as many as fit after `usedChars`. */
 export function changesLines(
   verdict: PlanReport['verdict'],
   redact: Redact,
@@ -66,12 +57,14 @@ export function changesLines(
     '| Field | The pull request asks for | The deployment has |',
     '| --- | --- | --- |',
   ];
-  const kept = rowsWithin(rows, usedChars + 1 + head.join('\n').length + 200);
-  const cut = rows.length - kept.length;
-  const table = [...head, ...kept];
-  if (cut > 0) {
-    table.push('', `… and ${cut} more, left out to keep this comment under GitHub's limit.`);
-  }
+  const table = [
+    ...head,
+    ...rowsWithin(
+      rows,
+      usedChars + 1 + head.join('\n').length + 200,
+      (cut) => `… and ${cut} more, left out to keep this comment under GitHub's limit.`,
+    ),
+  ];
   if (count <= FOLD_AFTER) return table;
   return [`<details><summary>${count} differences</summary>`, '', ...table, '', '</details>'];
 }

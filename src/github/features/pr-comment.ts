@@ -1,9 +1,7 @@
 /**
- * The pull request comment's life in one run: one walk of the comment pages
- * to find this deployment's comment among the token's own, then at most two
- * writes: create or update when the deployment is found or created, and one
- * update at the end. A comment by anyone else is never edited, whatever it
- * carries.
+ * The pull request comment's life in one run: one walk of the pages to find
+ * it among the token's own, then at most two writes. A comment by anyone
+ * else is never edited, whatever it carries.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { Repo } from '../client/requests.js';
@@ -14,7 +12,6 @@ import { commentBody, type CommentReport } from './comment.js';
 import { carriesMarker, isOwnComment } from './comment-marker.js';
 import type { Logger } from '../../common/runtime.js';
 
-/** The most writes a run makes to its comment. */
 const MAX_WRITES = 2;
 
 export class PullRequestComment {
@@ -23,14 +20,12 @@ export class PullRequestComment {
   readonly #logger: Logger;
   readonly #redact: (text: string) => string;
   #commentId: number | undefined;
-  /** The comment's body as last found or written. */
   #body: string | undefined;
   #writes = 0;
   /** Set once the comment cannot be written this run (already warned). */
   #given = false;
   #searched = false;
 
-  /** Whether a comment's body is the one for this name (the preview's marker, or the plan's). */
   readonly #carries: (body: string | null | undefined, name: string) => boolean;
 
   constructor(
@@ -51,30 +46,19 @@ export class PullRequestComment {
     return this.#commentId;
   }
 
-  /** The comment's body as last found or written (undefined before it is found, or for none). */
   get body(): string | undefined {
     return this.#body;
   }
 
-  /**
-   * Writes the report: the first time, after finding the comment (create
-   * when there is none); then an update of the comment found or created.
-   */
   async write(report: CommentReport, options: CallOptions = {}): Promise<void> {
     await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
   }
 
-  /** Writes `body()` as the comment for `name`, finding it first the first time. */
   async writeBody(name: string, body: () => string, options: CallOptions = {}): Promise<void> {
     if (await this.#located(name, options)) await this.#write(body, options);
   }
 
-  /**
-   * Rewrites the comment for `name` when there is one, and writes none
-   * otherwise (a retired preview's comment): whether it was rewritten, it
-   * already said what `body` says (`same`: nothing written), there was none,
-   * or it could not be written (already warned).
-   */
+  /** Rewrites the comment for `name` when there is one; creates none (a retired preview's). */
   async rewrite(
     name: string,
     body: () => string,
@@ -88,7 +72,7 @@ export class PullRequestComment {
     return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
   }
 
-  /** Finds the comment the first time; false when no write can be made this run. */
+  /** False when no write can be made this run. */
   async #located(name: string, options: CallOptions): Promise<boolean> {
     if (this.#given || this.#writes >= MAX_WRITES) return false;
     if (!this.#searched) {
@@ -104,7 +88,6 @@ export class PullRequestComment {
     return true;
   }
 
-  /** Creates the comment, or updates the one found or created. */
   async #write(body: () => string, options: CallOptions): Promise<boolean> {
     const { repository, pullRequest } = this.#context;
     this.#writes += 1;
@@ -125,7 +108,6 @@ export class PullRequestComment {
     return written.ok;
   }
 
-  /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
   async #find(name: string, options: CallOptions): Promise<IssueComment | undefined | 'give up'> {
     const viewer = await this.#api.viewerLogin(options);
     if (!viewer.ok) return 'give up';

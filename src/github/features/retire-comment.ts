@@ -1,14 +1,9 @@
 /**
- * A retired preview's comment, in two layouts: the preview's own (flat) and
- * a manifest's one comment (keyed, a row an agent). Each is the comment the
- * deploy step wrote (its marker, so a reopened pull request's next deploy
- * finds it again) rewritten to say the preview is retired and no longer
- * live, that its deployment still exists in the service (each of them, when
- * the service holds several of the name), and where to delete it. In the
- * manifest's, an agent whose lookup failed says so, and an agent an earlier
- * body listed that the manifest no longer holds keeps its row. It never
- * says a deployment was deleted or stopped. Written through the one
- * GitHub-text module.
+ * A retired preview's comment, flat or keyed: the deploy's comment (its
+ * marker kept, so a reopened pull request finds it again) rewritten to say
+ * the preview is no longer live, that its deployment still exists in the
+ * service, and where to delete it. It never says a deployment was deleted
+ * or stopped.
  */
 import { markdownCode, markdownLink } from '../../common/github-text.js';
 import type {
@@ -27,24 +22,20 @@ import {
 } from './comment-marker.js';
 
 export interface RetiredComment extends RetireReport {
-  /** How the pull request stands: merged, closed without merging, or open (unknown). */
   pullRequestState?: 'merged' | 'closed' | 'open';
-  /** The workflow run's page. */
   runUrl?: string;
 }
 
 export interface RetiredManifest {
   manifest: ManifestOnGitHub;
-  /** Each agent looked up; an agent of the manifest absent here could not be. */
+  /** An agent of the manifest absent here could not be looked up. */
   reports: readonly AgentRetireReport[];
-  /** How the pull request stands: merged, closed without merging, or open (unknown). */
   pullRequestState?: 'merged' | 'closed' | 'open' | undefined;
   runUrl?: string | undefined;
 }
 
 type Redact = (text: string) => string;
 
-/** Why the comment says its previews are retired: how the pull request stands. */
 function why(state: RetiredComment['pullRequestState'], many: boolean): string {
   const its = many ? 'its previews are' : 'its preview is';
   if (state === 'merged' || state === 'closed') {
@@ -58,7 +49,6 @@ function byId(deployments: readonly RetiredDeployment[]): RetiredDeployment[] {
   return [...deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
 }
 
-/** The retired comment's Markdown; `redact` hides secret values in service text first. */
 export function retiredCommentBody(
   comment: RetiredComment,
   redact: (text: string) => string = (text) => text,
@@ -85,7 +75,6 @@ export function retiredCommentBody(
   return `${lines.join('\n')}\n`;
 }
 
-/** Where to delete a deployment: its dashboard, else its id in the service. */
 function deleteIt({ deployment, dashboardUrl }: RetiredDeployment, redact: Redact): string {
   return (
     markdownLink('in the dashboard', dashboardUrl) ??
@@ -93,7 +82,6 @@ function deleteIt({ deployment, dashboardUrl }: RetiredDeployment, redact: Redac
   );
 }
 
-/** The one deployment of the name: what it is, and a row each for its id, status and where to delete it. */
 function oneDeployment(retired: RetiredDeployment, redact: Redact): string[] {
   const code = (value: string) => markdownCode(redact(value), 100);
   const { deployment } = retired;
@@ -110,7 +98,7 @@ function oneDeployment(retired: RetiredDeployment, redact: Redact): string[] {
   ];
 }
 
-/** Several deployments of the one name (the service allows it): a row each. */
+/** The service allows several deployments of one name. */
 function severalDeployments(deployments: readonly RetiredDeployment[], redact: Redact): string[] {
   const code = (value: string) => markdownCode(redact(value), 100);
   const count = deployments.length;
@@ -134,7 +122,6 @@ const HEAD = [
   '| --- | --- | --- | --- | --- |',
 ];
 
-/** An agent's cells after its key: its deployments, their statuses, where to delete them. */
 function cellsOf(deployments: readonly RetiredDeployment[], redact: Redact): string[] {
   const code = (value: string) => markdownCode(redact(value), 100);
   const sorted = byId(deployments);
@@ -151,7 +138,6 @@ function cellsOf(deployments: readonly RetiredDeployment[], redact: Redact): str
   ];
 }
 
-/** The retired comment's Markdown; `redact` hides secret values in service text first. */
 export function retiredManifestBody(
   retired: RetiredManifest,
   previous: string | undefined,
@@ -189,11 +175,7 @@ export function retiredManifestBody(
 /** The workflow run's link, the one line two runs' retired bodies differ by. */
 const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
 
-/**
- * Whether a comment already says what a retired body says, its workflow
- * run's link aside (each run has its own): a second retire or sweep of the
- * same preview then writes nothing.
- */
+/** The same body but for the run's link: a second retire or sweep then writes nothing. */
 export function sameRetiredBody(current: string, next: string): boolean {
   const withoutRun = (body: string) => body.replace(RUN_LINK, '').trimEnd();
   return withoutRun(current) === withoutRun(next);

@@ -1,14 +1,9 @@
 /**
- * A retired preview's GitHub deployments: every deployment of its environment
- * in the workflow's repository, newest first over every page up to the cap,
- * each given one `inactive` status (a deployment listed twice, as a list that
- * moves between pages gives it, is marked and counted once: `walkPages` gives
- * each id once), so the Environments page and the pull request no longer show
- * it as deployed. Advisory and bounded like every GitHub call: the first
- * refused or unanswered call ends it (the next ones would fail alike, within
- * the same budget), and what is left is counted in one warning. Idempotent: a
- * deployment whose latest status is already `inactive` (a retire or a sweep
- * before) is counted and skipped, without a write.
+ * A retired preview's GitHub deployments, each given one `inactive` status
+ * (each id once, however pages move). Advisory and bounded: the first
+ * refused or unanswered call ends it (the next would fail alike), and what
+ * is left is counted in one warning. Idempotent: one already `inactive` is
+ * counted and skipped without a write.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { DeploymentStatusRequest, Repo } from '../client/requests.js';
@@ -17,17 +12,14 @@ import { MAX_DEPLOYMENT_PAGES, PER_PAGE } from '../client/pages.js';
 import type { Logger } from '../../common/runtime.js';
 
 export interface RecordsRetired {
-  /** How many deployments were listed. */
   found: number;
-  /** How many got their `inactive` status from this call. */
   inactive: number;
-  /** How many already had it as their latest status: nothing was written to them. */
+  /** Already `inactive`: nothing was written to them. */
   already: number;
-  /** The listing stopped at its page cap: older deployments were not read. */
+  /** The listing stopped at its page cap. */
   more: boolean;
 }
 
-/** Marks every listed deployment of `environment` inactive, one status each, newest first. */
 export async function markInactive(
   api: GitHubApi,
   repository: Repo,

@@ -1,13 +1,8 @@
 /**
- * Previews retired on GitHub, for the retire step and the sweep: one
- * preview (the step without `agents`, each orphan of a sweep), every
- * deployment of its environment marked `inactive` (those already inactive
- * skipped, without a write) and its comment rewritten when there is one and
- * it does not already say so; or a manifest's, once every agent was looked
- * up, each environment marked (an agent's own when the environment holds
- * `{agent}`, else the manifest's one, each once, one after the other) and
- * the manifest's one comment rewritten once. Side by side within the run's
- * budget. Advisory: it warns, it never throws.
+ * Previews retired on GitHub (retire step, sweep): each environment's
+ * deployments marked `inactive` (an environment once, one after the other)
+ * and the comment rewritten unless it already says so. Advisory: it warns,
+ * it never throws.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { Repo } from '../client/requests.js';
@@ -25,13 +20,11 @@ import { withRunUrl } from './context.js';
 import { retiredCommentBody, retiredManifestBody, sameRetiredBody } from './retire-comment.js';
 import { markInactive, type RecordsRetired } from './retire-records.js';
 
-/** Which preview is retired on GitHub, and what it says of its pull request. */
 export interface RetireTarget {
-  /** The environment whose deployments are marked inactive; none when empty. */
+  /** Whose deployments are marked inactive; none when empty. */
   environment: string;
-  /** The preview's comment on its pull request; undefined: none is asked for. */
+  /** Undefined: none is asked for. */
   comment: PullRequestComment | undefined;
-  /** How its pull request stands, for the comment's words. */
   pullRequestState?: 'merged' | 'closed' | 'open' | undefined;
 }
 
@@ -42,7 +35,6 @@ export interface RetireParts {
   redact: (text: string) => string;
 }
 
-/** Retires `report`'s preview where `target` says: its records and its comment. */
 export async function retirePreview(
   api: GitHubApi,
   report: RetireReport,
@@ -58,7 +50,6 @@ export async function retirePreview(
   return retirementOf(target.environment, records, comment);
 }
 
-/** What one preview's retirement did: its environment's records, when marked, and its comment. */
 function retirementOf(
   environment: string,
   records: RecordsRetired | undefined,
@@ -69,7 +60,7 @@ function retirementOf(
   return { environment, found, inactive, more, alreadyInactive: already, comment };
 }
 
-/** Each preview of its own retired, one after the other; each one's retirement by key. */
+/** Each preview retired on its own, one after the other. */
 export async function eachRetired(
   reports: readonly AgentRetireReport[],
   retire: (report: RetireReport) => Promise<Retirement>,
@@ -79,7 +70,6 @@ export async function eachRetired(
   return retirements;
 }
 
-/** Its environment's deployments, each given an `inactive` status that says what is left. */
 function markRecords(
   api: GitHubApi,
   report: RetireReport,
@@ -102,7 +92,6 @@ function markRecords(
   );
 }
 
-/** Its comment rewritten to say it is retired, unless it already says so. */
 function rewriteComment(
   comment: PullRequestComment,
   report: RetireReport,
@@ -120,17 +109,15 @@ function rewriteComment(
   return comment.rewrite(report.name, body, {}, sameRetiredBody);
 }
 
-/** Where a manifest's previews are retired on GitHub. */
 export interface ManifestTarget {
   manifest: ManifestOnGitHub;
-  /** The step's `environment`, which an agent's own overrides; `{agent}` its name. */
+  /** The step's `environment`, which an agent's own overrides. */
   environment: string;
-  /** The manifest's comment on the pull request; undefined: none is asked for. */
   comment: PullRequestComment | undefined;
   pullRequestState?: RetireTarget['pullRequestState'];
 }
 
-/** Every environment of an agent looked up, marked inactive, one environment after the other. */
+/** Every environment of an agent looked up, one after the other. */
 async function markEnvironments(
   api: GitHubApi,
   target: ManifestTarget,
@@ -154,7 +141,6 @@ async function markEnvironments(
   return marked;
 }
 
-/** Retires every looked-up agent's preview where `target` says; each agent's retirement by key. */
 export async function retireManifest(
   api: GitHubApi,
   reports: readonly AgentRetireReport[],

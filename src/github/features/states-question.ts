@@ -1,9 +1,8 @@
 /**
- * The sweep's question to GitHub, before it retires anything: how the
- * workflow repository's pull requests stand. Unlike every other GitHub call
- * it is not advisory: without the states nothing is an orphan, so a refused
- * or unanswered query is an `ActionError` naming `pull-requests: read`, and
- * a query GitHub rejects as invalid one that says so.
+ * The sweep's question: how the pull requests stand. Unlike every other
+ * GitHub call it is not advisory (without the states nothing is an orphan):
+ * a refused or unanswered query is an `ActionError` naming
+ * `pull-requests: read`.
  */
 import { ActionError } from '../../common/errors.js';
 import type { PullRequestState } from '../../run/ports/progress.js';
@@ -13,11 +12,7 @@ import type { CallOptions } from '../client/calls.js';
 import { invalidQueryLine, requiredFailureLine } from '../client/failures.js';
 import { PULL_REQUEST_STATES } from '../client/routes.js';
 
-/**
- * The states of `numbers` in `repository`, one GraphQL query per 100; a
- * `RangeError` for a number that is not a positive integer (the caller's
- * mistake, never GitHub's), before any request.
- */
+/** A number that is not a positive integer is the caller's mistake: a `RangeError`, first. */
 export async function askPullRequestStates(
   api: GitHubApi,
   repository: Repo,
