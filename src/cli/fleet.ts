@@ -1,11 +1,7 @@
 /**
- * `deploy-agent list` and `deploy-agent repos`, the fleet from a terminal:
- * the service's two other operations, GET only.
- * Their inputs are read and checked with the action's own reader before
- * any request (exit 2 naming the option); what they find is written as a
- * table on a terminal, tab-separated lines when piped, or `--json`. Exit 0
- * when nothing matches too (stderr says so), 1 on a service failure, 130
- * when interrupted.
+ * `deploy-agent list` and `repos`: GET only, their inputs checked by the
+ * action's reader before any request. Exit 0 when nothing matches too
+ * (stderr says so), 1 on a service failure, 130 when interrupted.
  */
 import { CancelledError, describeError } from '../common/errors.js';
 import { lineSafeJson } from '../common/json-text.js';
@@ -49,7 +45,6 @@ const DEFAULT_WIDTH = 80;
 interface FleetContext {
   request: CliRequest;
   world: CliWorld;
-  /** Where the command runs (the inputs' defaults, and how an input error names them). */
   ci: CiRun;
   run: RunDescription;
   log: StderrLog;
@@ -57,7 +52,6 @@ interface FleetContext {
   signal: AbortSignal;
 }
 
-/** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
 function serviceOf(access: ServiceAccess, context: FleetContext): Service {
   const { world, log, redactor, signal, run } = context;
   for (const value of access.sensitiveValues) redactor.add(value);
@@ -80,13 +74,9 @@ function serviceOf(access: ServiceAccess, context: FleetContext): Service {
 }
 
 /**
- * Writes the listing: with `--json` and when piped, each page as it arrives
- * (a JSON array streamed item by item, or its lines), so memory does not grow
- * with the fleet, and no page is read once stdout's reader has gone; the
- * array is closed whatever happens (a later page that fails: the error is
- * the run's, stdout the array of what was listed); on a
- * terminal, one table (its widths need every row). How many it wrote, and
- * whether the list goes on past the cap.
+ * With `--json` or piped, each page as it arrives, so memory does not grow
+ * with the fleet and no page is read once stdout's reader has gone; on a
+ * terminal, one table (its widths need every row).
  */
 async function writeListing(
   service: Service,
@@ -139,7 +129,6 @@ async function list(context: FleetContext): Promise<void> {
   if (count === 0 && world.stdout.closed !== true) log.info('no deployment matches');
 }
 
-/** Writes the repositories: `--json`, a table on a terminal, else tab-separated lines. */
 async function repos(context: FleetContext): Promise<void> {
   const { request, world, run, log } = context;
   const { stdout } = world;
@@ -153,7 +142,6 @@ async function repos(context: FleetContext): Promise<void> {
   }
 }
 
-/** Runs `list` or `repos`; resolves to the exit status. */
 export async function runFleet(
   command: FleetCommand,
   request: CliRequest,

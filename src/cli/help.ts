@@ -51,7 +51,7 @@ function optionHelp(spec: OptionSpec): string {
   const facts = [
     spec.variable === undefined ? undefined : `env ${spec.variable}`,
     spec.defaultText === undefined ? undefined : `default: ${spec.defaultText}`,
-    spec.multiple ? 'repeatable' : undefined,
+    spec.multiple === true ? 'repeatable' : undefined,
   ].filter((fact) => fact !== undefined);
   // `--name VALUE`, `--header NAME`, `--wait`.
   const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';

@@ -5,7 +5,7 @@ import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBounded } from '../inputs/bounded-read.js';
 import { main } from './main.js';
-import { quietWhenReaderGoes } from './pipe-end.js';
+import { quietWhenReaderGoes } from './world.js';
 
 /**
  * The package's folder: dist/cli.js sits one level below package.json and

@@ -1,11 +1,8 @@
 /**
- * The command's options, generated from the declared inputs (`INPUTS`): each
- * input of the action is `--name` with the variable `DEPLOY_NAME` and its
- * declared default, and its description is action.yml's, so that the action,
- * the command and the help cannot disagree (test/cli/contract.test.ts checks
- * them against action.yml). A new input is a `--value` option by itself;
- * the only hand-written part is the inputs that reach the command otherwise
- * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
+ * The command's options, generated from the declared inputs: each input is
+ * `--name`, `DEPLOY_NAME`, its default and action.yml's description, so the
+ * action, the command and the help cannot disagree. Hand-written: the flags,
+ * and the secrets, which never sit on a command line (`INPUT_SHAPES`).
  */
 import type { InputDefault } from '../inputs/declare.js';
 import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/core-inputs.js';
@@ -29,23 +26,14 @@ import {
   PLAN_OPTION_DESCRIPTIONS,
 } from './wording.js';
 
-/** How one of the action's inputs reaches the command. */
 type InputShape =
-  /** `--input VALUE`, or `DEPLOY_INPUT`. */
   | { kind: 'value' }
-  /** `--option` (no value), or `DEPLOY_OPTION` with the action's boolean spellings. */
   | { kind: 'flag'; option?: string }
-  /** `DEPLOY_API_KEY`, or `--api-key-file FILE`: never `--api-key`. */
   | { kind: 'api-key' }
-  /**
-   * `--header NAME` (repeatable), each value from the variable NAME, or `DEPLOY_HEADERS`;
-   * `--health-check-header NAME` and `DEPLOY_HEALTH_CHECK_HEADERS` alike.
-   */
   | { kind: 'headers' }
-  /** `--secrets-file FILE`, `--secret NAME` (repeatable), or `DEPLOY_SECRETS`. */
   | { kind: 'secrets' };
 
-/** The inputs that are not `--name VALUE`; every other declared input is. */
+/** The inputs that are not `--name VALUE`. */
 const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
   'api-key': { kind: 'api-key' },
   headers: { kind: 'headers' },
@@ -66,11 +54,7 @@ function shownDefault(value: InputDefault | undefined): string | undefined {
   return "the CI system's project slug";
 }
 
-/**
- * The commands that take `input`: deploy all; status its few; plan the
- * inputs plan/action.yml shares; list the service's; repos the service's
- * and the integration.
- */
+/** Deploy takes every input; status, plan, list and repos theirs. */
 function commandsOf(input: InputName): readonly Command[] {
   const access = (ACCESS_INPUT_NAMES as readonly InputName[]).includes(input);
   return COMMANDS.filter(
@@ -83,14 +67,12 @@ function commandsOf(input: InputName): readonly Command[] {
   );
 }
 
-/** The option of an input given as `--input VALUE`, or as a flag under its own name (`--wait`). */
 function valueOption(input: InputName, shape: InputShape, description: string): OptionSpec {
   const flag = shape.kind === 'flag';
   const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
   return {
     option,
     type: flag ? 'boolean' : 'string',
-    multiple: false,
     ...(flag ? {} : { valueName: 'VALUE' }),
     variable: variableOf(option),
     defaultText: shownDefault(INPUTS[input].default),
@@ -100,11 +82,7 @@ function valueOption(input: InputName, shape: InputShape, description: string): 
   };
 }
 
-/**
- * The options of the inputs whose values never sit on a command line, by
- * shape: each read from a file or from the environment. `description` is
- * the input's own.
- */
+/** The options of the inputs whose values never sit on a command line: read from a file or the environment. */
 const SECRET_OPTIONS: Readonly<
   Record<
     'api-key' | 'headers' | 'secrets',
@@ -115,7 +93,6 @@ const SECRET_OPTIONS: Readonly<
     {
       option: 'api-key-file',
       type: 'string',
-      multiple: false,
       valueName: 'FILE',
       variable: variableOf('api-key'),
       description: `${description} Read from FILE (one trailing line break dropped) or from the variable; never an option's value.`,
@@ -144,7 +121,6 @@ const SECRET_OPTIONS: Readonly<
     {
       option: 'secrets-file',
       type: 'string',
-      multiple: false,
       valueName: 'FILE',
       variable: variableOf('secrets'),
       description:
@@ -163,7 +139,6 @@ const SECRET_OPTIONS: Readonly<
   ],
 };
 
-/** The options of one input, from its shape and its declaration. */
 function inputOptions(input: InputName, description: string): OptionSpec[] {
   const shape = shapeOf(input);
   if (shape.kind === 'value' || shape.kind === 'flag') {
@@ -173,12 +148,10 @@ function inputOptions(input: InputName, description: string): OptionSpec[] {
   return SECRET_OPTIONS[shape.kind](description, input).map((spec) => ({ ...spec, commands }));
 }
 
-/** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */
 function planOptions(): OptionSpec[] {
   return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
     option: input,
     type: 'string',
-    multiple: false,
     valueName: 'VALUE',
     variable: variableOf(input),
     defaultText: shownDefault(declared.default),
@@ -188,7 +161,6 @@ function planOptions(): OptionSpec[] {
   }));
 }
 
-/** What a list option's value is, for the help. */
 const LIST_VALUE_NAMES: Readonly<Partial<Record<ListOwnInput, string>>> = {
   'tag-value-ids': 'ID,…',
   'deployment-ids': 'ID,…',
@@ -196,13 +168,11 @@ const LIST_VALUE_NAMES: Readonly<Partial<Record<ListOwnInput, string>>> = {
   'remote-reconciled': 'BOOLEAN',
 };
 
-/** `list`'s options that exclude each other: how many it shows. */
 const LIST_EXCLUDES: Readonly<Partial<Record<ListOwnInput, readonly string[]>>> = {
   limit: ['all'],
   all: ['limit'],
 };
 
-/** `list`'s own options: each filter of the listing, `--limit N` and `--all`. */
 function listOptions(): OptionSpec[] {
   return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
     const input = name as ListOwnInput;
@@ -210,7 +180,6 @@ function listOptions(): OptionSpec[] {
     return {
       option: input,
       type: flag ? 'boolean' : 'string',
-      multiple: false,
       ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
       variable: variableOf(input),
       ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
@@ -226,7 +195,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'json',
     type: 'boolean',
-    multiple: false,
     description:
       'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too. list and repos: one JSON array of what the service answered, every secret value ***.',
     commands: COMMANDS,
@@ -235,7 +203,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'events',
     type: 'boolean',
-    multiple: false,
     variable: variableOf('events'),
     defaultText: 'false',
     description:
@@ -246,7 +213,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'dotenv',
     type: 'string',
-    multiple: false,
     valueName: 'FILE',
     description:
       "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
@@ -256,7 +222,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'dotenv-max-keys',
     type: 'string',
-    multiple: false,
     valueName: 'N',
     defaultText: String(DOTENV_LIMIT_VARIABLES),
     description:
@@ -267,7 +232,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'summary',
     type: 'string',
-    multiple: false,
     valueName: 'FILE',
     description:
       'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
@@ -276,11 +240,7 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   },
 ];
 
-/**
- * Every option, in the declared inputs' order, then the output options;
- * `descriptions` are action.yml's (the help reads them from the package),
- * except where the command has its own words (`COMMAND_DESCRIPTIONS`).
- */
+/** Every option, in the declared inputs' order; `descriptions` are action.yml's but where the command has its own. */
 export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
   return [
     ...INPUT_NAMES.flatMap((input) =>

@@ -49,7 +49,7 @@ export interface OptionSpec {
   /** Without the dashes: `name`, `wait`, `api-key-file`. */
   option: string;
   type: 'string' | 'boolean';
-  multiple: boolean;
+  multiple?: true;
   /** What the value is, for the help: `VALUE`, `FILE`, `NAME`. */
   valueName?: string;
   /** The environment variable that gives it when the option is absent. */

@@ -8,7 +8,7 @@ import type { Environment } from './sources.js';
 /** Exit statuses (docs/command.md, "Options of `deploy-agent`"). */
 export const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
-/** stdout or stderr: a `LogStream` that says when its reader has gone (pipe-end.ts). */
+/** stdout or stderr: a `LogStream` that says when its reader has gone. */
 export interface OutputStream extends LogStream {
   /** True once the reader closed its end (EPIPE): later writes are dropped. */
   readonly closed?: boolean;
@@ -31,4 +31,38 @@ export interface CliWorld {
   onSignal: (handler: (signal: string) => void) => () => void;
   /** Ends the process at once (a second signal). */
   exit: (code: number) => void;
+}
+
+/** The errors that say the reader has gone. */
+const GONE = new Set(['EPIPE', 'ERR_STREAM_DESTROYED']);
+
+/**
+ * `stream`, quiet once its reader has gone (`deploy-agent list --all | head -1`):
+ * an unhandled `EPIPE` would end the process with a stack trace. Later writes
+ * are dropped, and `closed` stops work done only for that reader (a listing's
+ * next page); --dotenv, --summary and the exit status go on as the work says.
+ */
+export function quietWhenReaderGoes(stream: NodeJS.WriteStream): OutputStream {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== undefined && GONE.has(error.code)) {
+      closed = true;
+      return;
+    }
+    // Not a reader gone (a full disk): as unexpected as without this listener.
+    throw error;
+  });
+  return {
+    write: (text: string) => (closed ? false : stream.write(text)),
+    get isTTY() {
+      return stream.isTTY;
+    },
+    // A terminal's width may change while the command runs.
+    get columns() {
+      return stream.columns;
+    },
+    get closed() {
+      return closed;
+    },
+  };
 }

@@ -1,19 +1,23 @@
 /**
- * Outside any CI, the checkout names its repository: the `origin` remote's
- * URL gives the code host and `owner/name` that `--repository` defaults to,
- * as `gh` finds the repository of the folder it runs in.
+ * What the checkout in the working folder says, from a local `git` (no shell,
+ * never the network): the `origin` remote that `--repository` defaults to
+ * outside CI (as `gh` finds its repository), and which of two commits is newer.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import type { AskCommitOrder, CommitOrder } from '../run/ports/progress.js';
 import type { Environment } from './sources.js';
+
+/** The longest one question may take: a local git answers in milliseconds. */
+const GIT_TIMEOUT_MS = 5_000;
+
+/** A full sha: anything else (a name, an option) is never passed to git. */
+const SHA = /^[0-9a-f]{40}$/i;
 
 /** Where a remote is: its host (lower-cased) and its path (`owner/name`). */
 export interface RemoteRepository {
   host: string;
   slug: string;
 }
-
-/** The longest `git remote get-url` may take: a local read, never the network. */
-const GIT_TIMEOUT_MS = 5_000;
 
 /** `owner/name` from a remote's path: slashes around it and `.git` dropped; undefined unless two or more parts. */
 function trimPath(path: string): string | undefined {
@@ -69,4 +73,43 @@ export function originRepository(env: Environment, cwd: string): RemoteRepositor
   } catch {
     return undefined;
   }
+}
+
+/** Whether `ancestor` is an ancestor of `descendant`; undefined when git cannot say (a commit it lacks, no git, a killed run). */
+function isAncestor(
+  { cwd, env }: { cwd: string; env: Environment },
+  ancestor: string,
+  descendant: string,
+): Promise<boolean | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['merge-base', '--is-ancestor', ancestor, descendant],
+      { cwd, env: { ...env }, timeout: GIT_TIMEOUT_MS, windowsHide: true },
+      (error) => {
+        // A spawn failure (ENOENT) has a string code; a killed run, a signal.
+        const { code, signal } = (error ?? { code: 0 }) as { code?: unknown; signal?: unknown };
+        resolve(signal == null && (code === 0 || code === 1) ? code === 0 : undefined);
+      },
+    );
+  });
+}
+
+/**
+ * The commit order as the checkout answers it (a CI checkout holds the
+ * pipeline's commit and, most often, the newer ones): `newer` when the target
+ * is an ancestor of the latest, `older` when the latest is an ancestor of the
+ * target; diverged, identical or unknown commits (a shallow clone, no
+ * checkout) are not known. The repository is not checked: a sha names one commit.
+ */
+export function checkoutCommitOrder(where: { cwd: string; env: Environment }): AskCommitOrder {
+  return async (_repository, target, latest): Promise<CommitOrder> => {
+    if (!SHA.test(target) || !SHA.test(latest) || target.toLowerCase() === latest.toLowerCase()) {
+      return undefined;
+    }
+    const targetFirst = await isAncestor(where, target, latest);
+    if (targetFirst !== false) return targetFirst === true ? 'newer' : undefined;
+    const latestFirst = await isAncestor(where, latest, target);
+    return latestFirst === true ? 'older' : undefined;
+  };
 }
