@@ -66,12 +66,9 @@ function cutToFit(shown: readonly Shown[], columns: readonly Shown[], width: num
 }
 
 /**
- * The columns as shown within `width` screen columns: those a person does
- * not act on are cut, in their order, down to their heading; if that is not
- * enough they are left out, in the same order, from their full width again;
- * if the name and the id alone are still wider, the name is cut in its
- * middle (its start and its end stay). The id a person copies into a
- * command is always whole, even when it alone is wider than the terminal.
+ * Within `width`: the columns a person does not act on are cut, in order, down
+ * to their heading, else left out; then the name is cut in its middle. The id
+ * a person copies is always whole, even when alone wider than the terminal.
  */
 function fit(shown: Shown[], width: number): Shown[] {
   const full = shown.map((each) => each.width);

@@ -34,11 +34,7 @@ function trimPath(path: string): string | undefined {
     : undefined;
 }
 
-/**
- * `git@github.com:acme/agent.git`, `https://github.com/acme/agent.git` and
- * `ssh://git@github.com/acme/agent` → `github.com` and `acme/agent`; a local
- * path or anything else → undefined. A user or token in the URL is dropped.
- */
+/** `git@github.com:acme/agent.git`, `https://…`, `ssh://…` → `github.com`, `acme/agent`; a user or token dropped. */
 export function parseRemoteUrl(url: string): RemoteRepository | undefined {
   const trimmed = url.trim();
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
@@ -96,11 +92,9 @@ function isAncestor(
 }
 
 /**
- * The commit order as the checkout answers it (a CI checkout holds the
- * pipeline's commit and, most often, the newer ones): `newer` when the target
- * is an ancestor of the latest, `older` when the latest is an ancestor of the
- * target; diverged, identical or unknown commits (a shallow clone, no
- * checkout) are not known. The repository is not checked: a sha names one commit.
+ * `newer` when the target is an ancestor of the latest, `older` the reverse; a
+ * CI checkout most often holds both. Diverged, identical or unknown commits
+ * are not known. The repository is not checked: a sha names one commit.
  */
 export function checkoutCommitOrder(where: { cwd: string; env: Environment }): AskCommitOrder {
   return async (_repository, target, latest): Promise<CommitOrder> => {

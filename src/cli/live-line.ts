@@ -28,10 +28,7 @@ export interface WaitText {
 /** The entry of a run of one deployment (an agent's entry is its key). */
 export const ONE_DEPLOYMENT = '';
 
-export interface LiveStyle {
-  mark: (text: string) => string;
-  elapsed: (text: string) => string;
-}
+type LiveStyle = Record<'mark' | 'elapsed', (text: string) => string>;
 
 export function formatSeconds(seconds: number): string {
   if (seconds < 60) return `${Math.floor(seconds)} s`;
@@ -107,10 +104,7 @@ export class LiveLine {
     return columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
   }
 
-  /**
-   * Cut to the terminal's width as it is now: a wrapped row would leave a copy
-   * at each redraw (which clears one row). The elapsed time stays in view.
-   */
+  /** Cut to the width as it is now: a wrapped row would leave a copy at each redraw (which clears one row). */
   #text(what: string, elapsed: string): string {
     const room = this.#room();
     const lead = '… waiting until live: ';

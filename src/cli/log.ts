@@ -136,21 +136,10 @@ export class StderrLog {
     this.#line(`${key}waiting until live: ${what} (${formatSeconds(soFarMs / 1000)} so far)`);
   }
 
-  notice(message: string): void {
-    this.#write('notice', message);
-  }
-
-  warning(message: string): void {
-    this.#write('warning', message);
-  }
-
-  error(message: string): void {
-    this.#write('error', message);
-  }
-
-  debug(message: string): void {
-    this.#write('debug', message);
-  }
+  readonly notice = (message: string): void => this.#write('notice', message);
+  readonly warning = (message: string): void => this.#write('warning', message);
+  readonly error = (message: string): void => this.#write('error', message);
+  readonly debug = (message: string): void => this.#write('debug', message);
 
   /** The core's events: an agent's wait stays on the live line until it is over or the agent says something else. */
   readonly view: EventSink = (event) => {

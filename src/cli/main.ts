@@ -18,16 +18,17 @@ import { proxySettingsFrom } from '../service/proxy.js';
 import { loadUndici } from '../service/undici.js';
 import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
+import { describeInputError } from './input-errors.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import { checkoutCommitOrder } from './git.js';
 import { manifestOf, readCommandRequest, runCommandRequest, type CommandRequest } from './core.js';
-import { describeInputError } from './input-errors.js';
+
 import { runFleet } from './fleet.js';
 import { EXIT, type CliWorld } from './world.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { isRunCommand, type RunCommand } from './options.js';
-import { outputsJson } from './outputs.js';
-import { OutputsSeen } from './outputs-seen.js';
+import { outputsJson, OutputsSeen } from './outputs.js';
+
 import { eventStream, openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 
@@ -103,10 +104,7 @@ function writeFiles(
   return failures;
 }
 
-/**
- * Runs a run command, then writes the files, --json, and the stream's result
- * line last. A file not written fails the run in every form: log, --json, result.
- */
+/** Writes the files, --json, then the result line; a file not written fails the run in all three. */
 async function runCommand(
   request: CliRequest,
   command: RunCommand,

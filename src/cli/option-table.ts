@@ -17,6 +17,7 @@ import {
   variableOf,
   type Command,
   type Descriptions,
+  type HeaderInput,
   type OptionSpec,
   type PlanOwnInput,
 } from './options.js';
@@ -26,26 +27,11 @@ import {
   PLAN_OPTION_DESCRIPTIONS,
 } from './wording.js';
 
-type InputShape =
-  | { kind: 'value' }
-  | { kind: 'flag'; option?: string }
-  | { kind: 'api-key' }
-  | { kind: 'headers' }
-  | { kind: 'secrets' };
-
-/** The inputs that are not `--name VALUE`. */
-const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
-  'api-key': { kind: 'api-key' },
-  headers: { kind: 'headers' },
-  'health-check-headers': { kind: 'headers' },
-  secrets: { kind: 'secrets' },
-  'wait-for-ready': { kind: 'flag', option: 'wait' },
-  'dry-run': { kind: 'flag' },
+/** The inputs given as a flag, and its name. */
+const FLAGS: Readonly<Partial<Record<InputName, string>>> = {
+  'wait-for-ready': 'wait',
+  'dry-run': 'dry-run',
 };
-
-function shapeOf(input: InputName): InputShape {
-  return INPUT_SHAPES[input] ?? { kind: 'value' };
-}
 
 function shownDefault(value: InputDefault | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
@@ -67,13 +53,13 @@ function commandsOf(input: InputName): readonly Command[] {
   );
 }
 
-function valueOption(input: InputName, shape: InputShape, description: string): OptionSpec {
-  const flag = shape.kind === 'flag';
-  const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
+function valueOption(input: InputName, description: string): OptionSpec {
+  const flag = FLAGS[input];
+  const option = flag ?? input;
   return {
     option,
-    type: flag ? 'boolean' : 'string',
-    ...(flag ? {} : { valueName: 'VALUE' }),
+    type: flag === undefined ? 'string' : 'boolean',
+    ...(flag === undefined ? { valueName: 'VALUE' } : {}),
     variable: variableOf(option),
     defaultText: shownDefault(INPUTS[input].default),
     description,
@@ -82,12 +68,26 @@ function valueOption(input: InputName, shape: InputShape, description: string): 
   };
 }
 
+/** `--header NAME` and `--health-check-header NAME`: each value from the variable NAME. */
+function headerOption(input: HeaderInput): Omit<OptionSpec, 'commands'> {
+  const health = input === 'health-check-headers';
+  const example = health
+    ? '--health-check-header X-Api-Key reads X_API_KEY'
+    : '--header X-Tenant-Id reads X_TENANT_ID';
+  return {
+    option: health ? 'health-check-header' : 'header',
+    type: 'string',
+    multiple: true,
+    valueName: 'NAME',
+    variable: variableOf(input),
+    description: `${health ? 'The health check sends' : 'Sends'} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
+    role: { kind: 'header', input },
+  };
+}
+
 /** The options of the inputs whose values never sit on a command line: read from a file or the environment. */
 const SECRET_OPTIONS: Readonly<
-  Record<
-    'api-key' | 'headers' | 'secrets',
-    (description: string, input: InputName) => Omit<OptionSpec, 'commands'>[]
-  >
+  Partial<Record<InputName, (description: string) => Omit<OptionSpec, 'commands'>[]>>
 > = {
   'api-key': (description) => [
     {
@@ -99,24 +99,8 @@ const SECRET_OPTIONS: Readonly<
       role: { kind: 'api-key-file' },
     },
   ],
-  headers: (_description, input) => {
-    const health = input === 'health-check-headers';
-    const example = health
-      ? '--health-check-header X-Api-Key reads X_API_KEY'
-      : '--header X-Tenant-Id reads X_TENANT_ID';
-    const sends = health ? 'The health check sends' : 'Sends';
-    return [
-      {
-        option: health ? 'health-check-header' : 'header',
-        type: 'string',
-        multiple: true,
-        valueName: 'NAME',
-        variable: variableOf(input),
-        description: `${sends} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
-        role: { kind: 'header', input: health ? 'health-check-headers' : 'headers' },
-      },
-    ];
-  },
+  headers: () => [headerOption('headers')],
+  'health-check-headers': () => [headerOption('health-check-headers')],
   secrets: () => [
     {
       option: 'secrets-file',
@@ -140,12 +124,10 @@ const SECRET_OPTIONS: Readonly<
 };
 
 function inputOptions(input: InputName, description: string): OptionSpec[] {
-  const shape = shapeOf(input);
-  if (shape.kind === 'value' || shape.kind === 'flag') {
-    return [valueOption(input, shape, description)];
-  }
+  const secret = SECRET_OPTIONS[input];
+  if (secret === undefined) return [valueOption(input, description)];
   const commands = commandsOf(input);
-  return SECRET_OPTIONS[shape.kind](description, input).map((spec) => ({ ...spec, commands }));
+  return secret(description).map((spec) => ({ ...spec, commands }));
 }
 
 function planOptions(): OptionSpec[] {

@@ -6,10 +6,12 @@
  * so that GitLab's limit on their number cuts the least useful. The values
  * arrive redacted by structure (every secret value in `deployment` and
  * `drift` is `***`); nothing here redacts by substring, so that a secret
- * `true` cannot turn `created` into `***`.
+ * `true` cannot turn `created` into `***`. `OutputsSeen` keeps what a run has
+ * made known so far, from its events.
  */
 import { keyedPlanOutputs, planEntry, plansByKey } from '../run/decisions/plan-outputs.js';
-import { outputsOf, redactDeployment } from '../run/decisions/report.js';
+import { manifestLiveness, outputsOf, redactDeployment } from '../run/decisions/report.js';
+import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
 import type { PlanReport } from '../run/ports/progress.js';
 import type { AgentPlanPart, DeploymentSummary } from '../run/ports/summaries.js';
@@ -20,26 +22,11 @@ export type Row = Readonly<Record<string, unknown>>;
 
 /** About GitHub's deployment record: the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
-const JSON_ORDER = [
-  'action',
-  'changes',
-  'deployment-id',
-  'status',
-  'created',
-  'live',
-  'healthy',
-  'health-status',
-  'commit-sha',
-  'latest-revision-id',
-  'active-revision-id',
-  'repo-url',
-  'repo-ref',
-  'url',
-  'dashboard-url',
-  'drift',
-  'deployment',
-  'plan',
-];
+/** The plan's verdict, the deployment, its details last. */
+const JSON_ORDER = (
+  'action changes deployment-id status created live healthy health-status commit-sha ' +
+  'latest-revision-id active-revision-id repo-url repo-ref url dashboard-url drift deployment plan'
+).split(' ');
 
 function ordered(row: Row): [string, unknown][] {
   const rank = (name: string) => {
@@ -51,11 +38,7 @@ function ordered(row: Row): [string, unknown][] {
     .sort(([a], [b]) => rank(a) - rank(b));
 }
 
-/**
- * One deployment's row: the outputs the deploy sets, `created` and `live` as
- * booleans, `healthy` too or null when not checked, `drift` as an array,
- * `deployment` as an object; none before the deployment was found or created.
- */
+/** The deploy's outputs, typed (`healthy` null when not checked); none before the deployment was found or created. */
 export function deploymentRow({
   result,
   deployment,
@@ -141,10 +124,7 @@ export function agentVariable(key: string, part: keyof typeof AGENT_PARTS): stri
   return `DEPLOYMENT_AGENT_${environmentName(key)}_${part}`;
 }
 
-/**
- * In the order GitLab's limit keeps them: `DEPLOYMENT_LIVE` (and `_HEALTHY`
- * when an agent was checked), each agent's id and URL, then its status and live.
- */
+/** In the order GitLab's limit keeps them: `DEPLOYMENT_LIVE` (`_HEALTHY`), ids and URLs, statuses and lives. */
 export function keyedDotenv(
   manifest: ManifestRows,
   maxKeys: number,
@@ -206,4 +186,57 @@ export function plansDotenv(
     ...each('STATUS', 'status'),
   ];
   return dotenvReport(variables, maxKeys);
+}
+
+/** A run of one keeps one row (flat); a manifest each agent's row and entry by key (keyed: an agent's `status` is never the run's). */
+export class OutputsSeen {
+  #layout: 'flat' | 'keyed' = 'flat';
+  #row: Row = {};
+  #entries: ReadonlyMap<string, DeploymentEntry> = new Map();
+  readonly #agents = new Map<string, Row>();
+  #plans: readonly AgentPlanPart[] | undefined;
+
+  readonly view: EventView = (event) => {
+    const { agent } = event;
+    if (event.kind === 'planned' && agent === undefined && 'verdict' in event.report) {
+      this.#row = planRow(event.report);
+    }
+    if (event.kind !== 'outputs') return;
+    if (event.plans !== undefined) this.#plans = event.plans;
+    if (event.entries !== undefined) this.#entries = event.entries;
+    if (agent !== undefined) this.#layout = 'keyed';
+    if (event.deployment === undefined) return;
+    const row = deploymentRow(event.deployment);
+    if (agent === undefined) this.#row = row;
+    else this.#agents.set(agent, row);
+  };
+
+  /** Its outputs are the manifest's, even before any is set. */
+  expectAgents(): void {
+    this.#layout = 'keyed';
+  }
+
+  /** The manifest's agents in its order, then any other whose run set outputs. */
+  #manifest(): ManifestRows {
+    const keys = [...new Set([...this.#entries.keys(), ...this.#agents.keys()])];
+    const agents = keys.map((key) => {
+      const entry = this.#entries.get(key);
+      return { key, entry, row: this.#agents.get(key) ?? {}, error: entry?.error };
+    });
+    return { agents, ...manifestLiveness(this.#entries.values()) };
+  }
+
+  json(error?: string): Record<string, unknown> {
+    if (this.#plans !== undefined) return plansJson(this.#plans, error);
+    return this.#layout === 'keyed'
+      ? keyedJson(this.#manifest(), error)
+      : outputsJson(this.#row, error);
+  }
+
+  dotenv(maxKeys: number): { text: string; skipped: DotenvLeftOut[] } {
+    if (this.#plans !== undefined) return plansDotenv(this.#plans, maxKeys);
+    return this.#layout === 'keyed'
+      ? keyedDotenv(this.#manifest(), maxKeys)
+      : outputsDotenv(this.#row, maxKeys);
+  }
 }

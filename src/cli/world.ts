@@ -1,7 +1,4 @@
-/**
- * The world the command runs in, passed in rather than read (arguments,
- * environment, streams, files, signals), and its exit statuses.
- */
+/** The world the command is handed, not reads, and its exit statuses. */
 import type { LogStream } from './log.js';
 import type { Environment } from './sources.js';
 
@@ -20,20 +17,17 @@ export interface CliWorld {
   cwd: string;
   stdout: OutputStream;
   stderr: OutputStream;
-  /** Reads a file, at most `cap` bytes (see `readBounded`). */
   readFile: (path: string, cap: number) => string;
   writeFile: (path: string, text: string) => void;
   /** The package's version; read only when --help or --version shows it. */
   version: () => string;
-  /** The package's folder (dist/..), which holds action.yml: the help's descriptions. */
+  /** Holds action.yml: the help's descriptions. */
   packageDir: string;
   /** Calls `handler` on SIGINT and SIGTERM until the returned function is called. */
   onSignal: (handler: (signal: string) => void) => () => void;
-  /** Ends the process at once (a second signal). */
   exit: (code: number) => void;
 }
 
-/** The errors that say the reader has gone. */
 const GONE = new Set(['EPIPE', 'ERR_STREAM_DESTROYED']);
 
 /**
