@@ -38,7 +38,6 @@ interface Wait {
   timer?: ReturnType<typeof setTimeout>;
 }
 
-/** A run of one deployment's key. */
 const ONE = '';
 
 function agentField(agent: string | undefined): { agent?: string } {

@@ -5,7 +5,6 @@
  */
 import { CancelledError, describeError } from '../common/errors.js';
 import { lineSafeJson } from '../common/json-text.js';
-import type { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { readInputs } from '../inputs/declare.js';
 import { InputError } from '../inputs/errors.js';
@@ -24,7 +23,7 @@ import { ServiceClient } from '../service/client.js';
 import { Service, type PagedListing } from '../service/endpoints.js';
 import { proxyDispatcher, proxySettingsFrom } from '../service/proxy.js';
 import type { CliRequest } from './arguments.js';
-import { describeCiRun, runDescription, type CiRun } from './ci.js';
+import { describeCiRun, runDescription } from './ci.js';
 import {
   DEPLOYMENT_COLUMNS,
   deploymentsJsonStream,
@@ -33,24 +32,18 @@ import {
   table,
 } from './fleet-output.js';
 import { describeInputError } from './input-errors.js';
-import type { StderrLog } from './log.js';
 import type { FleetCommand } from './options.js';
-import { openSession } from './session.js';
+import { openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 import { EXIT, type CliWorld } from './world.js';
 
-/** A terminal's width when it does not say. */
 const DEFAULT_WIDTH = 80;
 
-interface FleetContext {
+type FleetContext = Pick<Session, 'log' | 'redactor' | 'signal'> & {
   request: CliRequest;
   world: CliWorld;
-  ci: CiRun;
   run: RunDescription;
-  log: StderrLog;
-  redactor: Redactor;
-  signal: AbortSignal;
-}
+};
 
 function serviceOf(access: ServiceAccess, context: FleetContext): Service {
   const { world, log, redactor, signal, run } = context;
@@ -151,7 +144,7 @@ export async function runFleet(
   const { log, redactor, signal } = session;
   const ci = describeCiRun(world.env, world.cwd);
   const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
-  const context: FleetContext = { request, world, ci, run, log, redactor, signal };
+  const context: FleetContext = { request, world, run, log, redactor, signal };
   try {
     await session.interruptible(() => (command === 'list' ? list(context) : repos(context)));
     return EXIT.done;

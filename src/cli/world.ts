@@ -23,7 +23,7 @@ export interface CliWorld {
   version: () => string;
   /** Holds action.yml: the help's descriptions. */
   packageDir: string;
-  /** Calls `handler` on SIGINT and SIGTERM until the returned function is called. */
+  /** SIGINT and SIGTERM, until the returned function is called. */
   onSignal: (handler: (signal: string) => void) => () => void;
   exit: (code: number) => void;
 }
