@@ -1,9 +1,7 @@
 /**
- * The command line and the environment, read into one request: the command,
- * each input's raw text (as `core.getInput` would give it), the secret
- * values to mask, and where the outputs go. Nothing is sent and nothing is
- * parsed by the core here: a usage error names the option before any
- * request, and the input parsers (the same as the action's) run next.
+ * The command line and the environment, read into one request: each input's
+ * raw text (as `core.getInput` gives it), the secrets to mask, where the
+ * outputs go. A usage error names the option before the action's parsers run.
  */
 import { Invalid } from '../inputs/errors.js';
 import { parseBoolean } from '../inputs/parsers.js';
@@ -35,13 +33,11 @@ export interface CliRequest {
   inputs: Partial<Record<CommandInput, string>>;
   /** Where each given input came from, as a message names it: `--name`, `DEPLOY_NAME`. */
   origins: Partial<Record<CommandInput, string>>;
-  /** Every secret value read (key, header values, secrets): masked before anything is written. */
+  /** Masked before anything is written. */
   secretValues: string[];
   json: boolean;
-  /** `--events`: stdout is the NDJSON stream (never with `json`). */
   events: boolean;
   dotenv?: string;
-  /** How many variables --dotenv writes at most (`--dotenv-max-keys`, else GitLab's default limit). */
   dotenvMaxKeys: number;
   summary?: string;
 }
@@ -53,7 +49,6 @@ const HELP = ['--help', '-h', 'help'];
 
 const EVENTS_VARIABLE = variableOf('events');
 
-/** `--events`, else `DEPLOY_EVENTS` read as the action reads a boolean; a problem for any other. */
 function readEventsFlag(given: Given, env: Environment, problems: string[]): boolean {
   if (given.has('events')) return true;
   const text = env[EVENTS_VARIABLE] ?? '';
@@ -67,12 +62,7 @@ function readEventsFlag(given: Given, env: Environment, problems: string[]): boo
   }
 }
 
-/**
- * Whether a run asked for the event stream, as far as a command line that
- * could not be read says: its result line is then still the last of stdout.
- * Only a command that takes `--events` streams: `list` and `repos` write
- * their data to stdout, and nothing else.
- */
+/** Whether a command line that could not be read asked for the stream (never `list` or `repos`): it still ends with a result line. */
 export function wantsEvents(args: readonly string[], env: Environment): boolean {
   const command = args[0];
   if (isCommand(command) && !isRunCommand(command)) return false;
@@ -86,14 +76,10 @@ export function wantsEvents(args: readonly string[], env: Environment): boolean 
   }
 }
 
-/** The largest `--dotenv-max-keys` taken: more variables than any report of the command holds. */
+/** More variables than any report holds. */
 const DOTENV_MAX_KEYS_CAP = 10_000;
 
-/**
- * `--dotenv-max-keys N`: a whole number from 1, else GitLab's default limit;
- * a problem naming the option for any other text (not echoed: a value put
- * where it does not belong may be a secret).
- */
+/** A bad value is not echoed: a value put where it does not belong may be a secret. */
 function readDotenvMaxKeys(given: Given, problems: string[]): number {
   const text = given.get('dotenv-max-keys')?.values[0];
   if (text === undefined) return DOTENV_LIMIT_VARIABLES;
@@ -109,10 +95,7 @@ function isCommand(word: string | undefined): word is Command {
   return COMMANDS.some((command) => command === word);
 }
 
-/**
- * Reads the command line (without `node` and the script) and the
- * environment. Throws a `UsageError` listing every problem found.
- */
+/** Reads the arguments (without `node` and the script); throws a `UsageError` listing every problem. */
 export function readInvocation(args: readonly string[], sources: ArgumentSources): Invocation {
   const [first, ...rest] = args;
   if (first === undefined || HELP.includes(first)) {

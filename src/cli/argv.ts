@@ -1,12 +1,8 @@
-/**
- * The command line after the command, read into tokens: the options given
- * (each with the values it was given), and a problem for each argument that
- * is not one of the command's options, with what to write instead.
- */
+/** The arguments after the command: the options given, and what to write instead of each wrong one. */
 import { parseArgs } from 'node:util';
 import { REFUSED_OPTIONS, type Command, type OptionSpec } from './options.js';
 
-/** Options whose action name differs: the name a person may try, and the option it is here. */
+/** The action's input name a person may try → the option it is here (`wait-for-ready` → `wait`). */
 function renamedOptions(table: readonly OptionSpec[]): Map<string, string> {
   const renamed = new Map<string, string>();
   for (const spec of table) {
@@ -17,7 +13,6 @@ function renamedOptions(table: readonly OptionSpec[]): Map<string, string> {
   return renamed;
 }
 
-/** Why an option is not one of `command`'s, and what to use instead. */
 function unknownOption(raw: string, command: Command, table: readonly OptionSpec[]): string {
   const name = raw.replace(/^-+/, '');
   const refused = REFUSED_OPTIONS[name];
@@ -36,13 +31,7 @@ function unknownOption(raw: string, command: Command, table: readonly OptionSpec
   return `unknown option ${raw}${hint}; see deploy-agent ${command} --help`;
 }
 
-/**
- * Whether an option that is not one of the command's takes a value, as far as
- * is known: a refused option does, another command's or a renamed option as
- * its spec says, and one never heard of is taken to (its error is the one
- * that says what is wrong; its value reported again as a stray argument only
- * confuses).
- */
+/** Whether an option not the command's takes a value; an unknown one is taken to, so its value is not a second error. */
 function takesValue(raw: string, table: readonly OptionSpec[]): boolean {
   const name = raw.replace(/^-+/, '');
   if (REFUSED_OPTIONS[name] !== undefined) return true;
@@ -51,20 +40,15 @@ function takesValue(raw: string, table: readonly OptionSpec[]): boolean {
   return spec === undefined || spec.type === 'string';
 }
 
-/** The option values `parseArgs` found, as lists of strings or `true`. */
 export type Given = Map<string, { raw: string; values: string[] }>;
 
-/** The option a token names, as far as the value is concerned. */
 interface OptionToken {
   rawName: string;
   value?: string;
   inlineValue?: boolean;
 }
 
-/**
- * What one option token gives (`true` for a flag), or what is wrong with it.
- * `values` are the option's earlier values.
- */
+/** What one option token gives (`true` for a flag) after the option's earlier `values`, or what is wrong. */
 function optionValue(
   token: OptionToken,
   spec: OptionSpec,
@@ -82,14 +66,12 @@ function optionValue(
       problem: `${rawName} needs a ${spec.valueName ?? 'value'}${value === undefined ? '' : ` (the next argument is the option ${value}; write ${rawName}=VALUE for a value that starts with --)`}`,
     };
   }
-  if (!spec.multiple && values.length > 0) return { problem: `${rawName} is given more than once` };
+  if (spec.multiple !== true && values.length > 0)
+    return { problem: `${rawName} is given more than once` };
   return { value };
 }
 
-/**
- * Why an argument that is no option's value is there. Not echoed: a value
- * put where it does not belong may be a secret.
- */
+/** Not echoed: a value put where it does not belong may be a secret. */
 function strayArgument(
   index: number,
   previous: string | undefined,
@@ -100,10 +82,12 @@ function strayArgument(
   return `unexpected argument ${index + 2}${after}: ${flag ? `${previous} is a flag and takes no value` : 'options are --name VALUE or --name=VALUE'}`;
 }
 
-/** `args` as `parseArgs` reads them against the options in `specs` (and `--help`). */
 function tokensOf(args: readonly string[], specs: ReadonlyMap<string, OptionSpec>) {
   const options = Object.fromEntries(
-    [...specs.values()].map((spec) => [spec.option, { type: spec.type, multiple: spec.multiple }]),
+    [...specs.values()].map((spec) => [
+      spec.option,
+      { type: spec.type, multiple: spec.multiple === true },
+    ]),
   );
   return parseArgs({
     args: [...args],
@@ -114,10 +98,7 @@ function tokensOf(args: readonly string[], specs: ReadonlyMap<string, OptionSpec
   }).tokens;
 }
 
-/**
- * Reads `args` against `command`'s options in `table`; every mistake found
- * goes to `problems`, and what was read is returned.
- */
+/** Reads `args` against `command`'s options; every mistake goes to `problems`. */
 export function readTokens(
   args: readonly string[],
   command: Command,

@@ -1,32 +1,25 @@
 /**
- * Which run this is, outside GitHub's event: the CI system is recognised by
- * env-ci (a well-kept library that knows some thirty of them), and its
- * answer becomes the core's neutral description of the run. env-ci answers
- * "the commit the CI built", which on some pull request builds is a merge
- * commit the service never builds; the corrections below keep the branch
- * head instead, as the action does with GITHUB_SHA: the commit that must be
- * live is the one pushed, never a merge commit the service does not build.
+ * Which run this is, outside GitHub: env-ci recognises some thirty CI
+ * systems. Its commit is "the commit the CI built", on some pull request
+ * builds a merge commit the service never builds; the corrections below keep
+ * the branch head instead: the commit that must be live is the one pushed.
  */
 import envCi, { type EnvCiAnswer } from 'env-ci';
 import { FULL_SHA } from '../common/text.js';
 import type { RunDescription, RunHead } from '../inputs/run-description.js';
 import type { RemedyWords } from '../service/answers.js';
-import { originRepository } from './origin.js';
+import { originRepository } from './git.js';
 import type { Environment } from './sources.js';
 
-/** The run as the CI system describes it. */
 export interface CiRun {
-  /** The CI system's name for the log (`GitLab CI/CD`); `a terminal` outside CI. */
+  /** For the log (`GitLab CI/CD`); `a terminal` outside CI. */
   where: string;
-  /**
-   * The project's slug (`owner/name`, or `group/sub/name` on GitLab), the
-   * default of `--repository`; outside CI, the `origin` remote's.
-   */
+  /** `owner/name` (`group/sub/name` on GitLab), `--repository`'s default; outside CI, the `origin` remote's. */
   slug?: string;
-  /** The code host of `slug` when known (outside CI, the `origin` remote's): the integration's entry must be on it. */
+  /** `slug`'s code host, when known (the origin remote's): the integration's entry must be on it. */
   host?: string;
   head: RunHead;
-  /** The commit the CI checked out (on a merged-results pipeline, a merge commit), for the summary. */
+  /** The commit checked out (maybe a merge commit), for the summary. */
   commit?: string;
 }
 
@@ -34,7 +27,6 @@ function none(reason: string): RunHead {
   return { kind: 'none', reason };
 }
 
-/** What env-ci's answer becomes once a service's quirks are corrected. */
 interface Candidate {
   branch?: string;
   sha?: string;
@@ -73,10 +65,7 @@ function generic(answer: EnvCiAnswer): Candidate {
   };
 }
 
-/**
- * Per service, what env-ci does not say or says of a merge commit. Each
- * entry is the documented variable that names the branch head.
- */
+/** Per service, the documented variable that names the branch head where env-ci names none or a merge. */
 const CORRECTIONS: Record<string, (answer: EnvCiAnswer, env: Environment) => Candidate> = {
   gitlab: (answer, env) => {
     const candidate = generic(answer);
@@ -180,10 +169,7 @@ function headOf(candidate: Candidate, where: string): RunHead {
   };
 }
 
-/**
- * The run as the CI system (or, outside CI, the git checkout in `cwd`)
- * describes it. Runs `git` only outside a known CI system.
- */
+/** The run as the CI system (outside CI, the checkout in `cwd`) describes it; `git` runs only outside CI. */
 export function describeCiRun(env: Environment, cwd: string): CiRun {
   const answer = envCi({ env: { ...env }, cwd });
   const service = answer.service;
@@ -225,7 +211,6 @@ export function describeCiRun(env: Environment, cwd: string): CiRun {
   };
 }
 
-/** The run as the core takes it: the CI's slug (or origin's) is the default of `--repository`. */
 export function runDescription(run: CiRun, workspace: string, words: RemedyWords): RunDescription {
   return {
     workspace,

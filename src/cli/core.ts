@@ -1,12 +1,7 @@
 /**
- * The core as the command drives it: `deploy` is the action's pipeline, run
- * with a `RunDescription` from the CI system (with `--agents`, once for each
- * agent of the manifest, as the action's step of several agents); `status`
- * is a look-up by name over the same service client, wait and outputs, that
- * never creates (its own request: no plan); `plan` is the plan sub-action's
- * run (`runPlan`), read-only. With `--agents`, `status` and `plan` too run
- * once for each agent of the manifest. All read their inputs with the
- * action's own reader and parsers.
+ * The core as the command drives it, its inputs read by the action's own
+ * reader: `deploy` is the action's pipeline, `status` a look-up that never
+ * creates, `plan` the plan sub-action's run; each per agent with `--agents`.
  */
 import { readInputs, type InputReader } from '../inputs/declare.js';
 import { deployRequest, type DeployRequest } from '../inputs/deploy-request.js';
@@ -25,24 +20,14 @@ import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { runPlan } from '../run/flows/plan-run.js';
 import type { CommandInput, RunCommand } from './options.js';
 
-/**
- * What a command is asked to do, its inputs read and checked: of every agent of a manifest
- * (`--agents`), each as if alone, or of one deployment (a manifest of one).
- */
 export type CommandRequest =
   | { command: 'deploy'; deploy: DeployRequest }
   | { command: 'status'; status: StatusAsked }
   | { command: 'plan'; plan: PlanRequest };
 
-/** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
 const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
 
-/**
- * Reads and checks every input of `command` without a request; throws the
- * core's `InputError`. `plan` reads plan/action.yml's inputs (the core's it
- * shares, and `on-change`) into the plan sub-action's request; `status` its
- * few (the service's, the name, the wait's, the dashboard's) into its own.
- */
+/** Reads and checks every input of `command` before any request; throws the core's `InputError`. */
 export function readCommandRequest(
   command: RunCommand,
   read: InputReader<CommandInput>,
@@ -58,7 +43,6 @@ export function readCommandRequest(
   }
 }
 
-/** What a command runs over: one deployment (flat) or a manifest's agents (keyed). */
 export function manifestOf(asked: CommandRequest): {
   layout: 'flat' | 'keyed';
   agents: readonly unknown[];
@@ -67,7 +51,7 @@ export function manifestOf(asked: CommandRequest): {
   return asked.command === 'status' ? asked.status : asked.deploy;
 }
 
-/** Runs a read request through the core; never throws: how it ended is in the outcome. */
+/** Never throws: how it ended is in the outcome. */
 export function runCommandRequest(asked: CommandRequest, io: RunnerIO): Promise<RunOutcome> {
   switch (asked.command) {
     case 'plan':

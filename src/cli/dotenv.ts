@@ -1,10 +1,8 @@
 /**
- * The one rule for a value written to `--dotenv`. GitLab reads the file as its
- * dotenv report and stores each variable as expandable: a `$` in a value the
- * service sent (`custom_url`) would be expanded in every later job that uses
- * it, `environment:url` included, and could hand `$CI_JOB_TOKEN` to another
- * host. So a value is written only when GitLab reads it back exactly and
- * expands nothing; any other is left out, and `--json` still has it.
+ * The rule for a `--dotenv` value. GitLab stores each variable as expandable:
+ * a `$` in a value the service sent (`custom_url`) would be expanded in later
+ * jobs and could hand `$CI_JOB_TOKEN` to another host. So a value is written
+ * only when GitLab reads it back exactly; any other is left out (`--json` has it).
  */
 import { hasControlCharacter, hasLineBreak } from '../common/characters.js';
 
@@ -13,10 +11,7 @@ export const DOTENV_LIMIT_BYTES = 5 * 1024;
 /** GitLab refuses more variables than this (`dotenv_variables`, 20 by default on GitLab Self-Managed). */
 export const DOTENV_LIMIT_VARIABLES = 20;
 
-/**
- * Why GitLab would not read `value` back exactly as it is, in plain words,
- * or undefined when it would. Never includes the value: it is untrusted text.
- */
+/** Why GitLab would not read `value` back exactly; never the value: it is untrusted text. */
 export function dotenvRefusal(value: string): string | undefined {
   if (value.includes('$')) return "GitLab would expand its '$'";
   if (hasLineBreak(value)) return 'it has a line break';
@@ -28,13 +23,11 @@ export function dotenvRefusal(value: string): string | undefined {
   return undefined;
 }
 
-/** A variable `--dotenv` leaves out, and why in plain words (never its value). */
 export interface DotenvLeftOut {
   variable: string;
   reason: string;
 }
 
-/** Why a variable past the count is left out: the limit, and how to raise it. */
 function pastTheCount(maxKeys: number): string {
   return maxKeys === DOTENV_LIMIT_VARIABLES
     ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
@@ -42,12 +35,9 @@ function pastTheCount(maxKeys: number): string {
 }
 
 /**
- * The report of `variables` (`[VARIABLE, value]`, in the order of what
- * matters most) GitLab accepts and reads back exactly: no empty value (an
- * unset variable reads the same in a later job), no value `dotenvRefusal`
- * refuses; past `maxKeys` variables the last ones go; past 5 KB the longest
- * line (the last of equals) goes first, so that one huge value does not push
- * out the short ones. Each variable left out with why.
+ * `variables`, most important first, as GitLab reads them back: no empty
+ * value (unset reads the same); past `maxKeys` the last go; past 5 KB the
+ * longest line first, so one huge value does not push out the short ones.
  */
 export function dotenvReport(
   variables: readonly (readonly [string, string])[],

@@ -1,14 +1,8 @@
-/**
- * The part of env-ci 11's answer the command reads. Its DefinitelyTyped
- * package describes version 3 (no GitHub Actions, Azure as `vsts`), so the
- * shape is declared here, every field optional as the services fill them.
- */
+/** env-ci 11's answer: its DefinitelyTyped package describes version 3 (no GitHub Actions, Azure as `vsts`). */
 declare module 'env-ci' {
   interface EnvCiAnswer {
     isCi: boolean;
-    /** The service's key (`gitlab`, `circleci`, `jenkins`, ...); absent outside CI. */
     service?: string;
-    /** Its display name (`GitLab CI/CD`). */
     name?: string;
     commit?: string;
     branch?: string;

@@ -1,28 +1,23 @@
 /**
- * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
- * with the event names of the vendor's `langgraph deploy --json` stream. A
- * view of the core's events and of the command's own warnings; it adds the
- * heartbeats, on its own timer while a wait sees no change (10 s, not the
- * log's 30 s), and the `result` line, always the last, written once, however
- * the run ends. An agent's lines carry `agent` (its key), each agent's wait
- * has heartbeats of its own. The core's events and the outputs come
- * redacted; the command's own text (a warning, the error) is redacted here.
- * Each line is `lineSafeJson`: no reader of lines cuts it in two.
+ * `--events`: stdout as NDJSON with the event names of the vendor's
+ * `langgraph deploy --json`: the core's events, heartbeats while a wait sees
+ * no change (each agent's own), and the `result` line, always last, written
+ * once however the run ends. The command's own text is redacted here (the
+ * core's comes redacted); `lineSafeJson`, so no line reader cuts one in two.
  */
 import { lineSafeJson } from '../common/json-text.js';
 import type { RunEvent } from '../run/ports/events.js';
 import { shortenedMs } from '../run/ports/pace.js';
 
-/** While a wait sees no change, a `heartbeat` at least this often (every 10 s, as docs/command.md says). */
+/** Every 10 s, as docs/command.md says (not the log's 30 s). */
 export const HEARTBEAT_MS = 10_000;
 
-/** The heartbeat's interval: `HEARTBEAT_MS`, or shorter for tests (`DEPLOY_AGENT_HEARTBEAT_MS`). */
+/** Shorter for tests: `DEPLOY_AGENT_HEARTBEAT_MS`. */
 export function heartbeatMsFrom(env: Readonly<Record<string, string | undefined>>): number {
   return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
 }
 
 export interface EventStreamOptions {
-  /** Writes one line (stdout). */
   write: (text: string) => void;
   redact: (text: string) => string;
   heartbeatMs: number;
@@ -30,26 +25,21 @@ export interface EventStreamOptions {
   wallTime?: () => number;
 }
 
-/** How the run ended, for the `result` line. */
 export interface RunEnding {
   exitCode: number;
-  /** The object `--json` would print (the outputs, and `error` when it failed). */
+  /** The object `--json` would print. */
   outputs: Record<string, unknown>;
-  /** Why it failed; redacted here. */
   error?: string;
 }
 
-/** A wait in progress: since when, what it waits for, the next heartbeat's timer. */
 interface Wait {
   since: number;
   waitingFor: string;
   timer?: ReturnType<typeof setTimeout>;
 }
 
-/** Where a wait is kept: an agent's key, or '' for a run of one deployment. */
 const ONE = '';
 
-/** The field that names an event's agent, when it has one. */
 function agentField(agent: string | undefined): { agent?: string } {
   return agent === undefined ? {} : { agent };
 }
@@ -57,9 +47,7 @@ function agentField(agent: string | undefined): { agent?: string } {
 export class EventStream {
   readonly #options: EventStreamOptions;
   readonly #wallTime: () => number;
-  /** Each wait in progress, by agent: several agents wait at once, each with its heartbeat. */
   readonly #waits = new Map<string, Wait>();
-  /** The agents whose wait ran out of time ('' for a run of one deployment). */
   readonly #timedOut = new Set<string>();
   #ended = false;
 
@@ -74,7 +62,7 @@ export class EventStream {
     this.#options.write(`${lineSafeJson({ event, time, ...fields })}\n`);
   }
 
-  /** The next heartbeat of `agent`'s wait, `heartbeatMs` after the last line of that wait. */
+  /** The next heartbeat, `heartbeatMs` after the wait's last line. */
   #arm(agent: string | undefined): void {
     const wait = this.#waits.get(agent ?? ONE);
     if (wait === undefined) return;
@@ -97,7 +85,6 @@ export class EventStream {
     this.#waits.delete(agent ?? ONE);
   }
 
-  /** The view of the core's events (redacted where they were made); an agent's lines carry its key. */
   readonly sink = (event: RunEvent): void => {
     const { agent } = event;
     const tagged = agentField(agent);
@@ -146,11 +133,7 @@ export class EventStream {
     }
   };
 
-  /**
-   * Whether a failed run timed out: its one wait did, or, for several
-   * agents, each agent that failed (its `error` in the outputs) ran out of
-   * time waiting.
-   */
+  /** Whether its one wait timed out, or every agent that failed did. */
   #ranOutOfTime(outputs: Record<string, unknown>): boolean {
     const { deployments } = outputs;
     if (typeof deployments !== 'object' || deployments === null) return this.#timedOut.has(ONE);
@@ -160,7 +143,6 @@ export class EventStream {
     return failed.length > 0 && failed.every((key) => this.#timedOut.has(key));
   }
 
-  /** A warning of the command's own. */
   warn(message: string): void {
     this.#line('warn', { message: this.#options.redact(message) });
   }

@@ -1,16 +1,13 @@
 /**
- * How `list` and `repos` write what they found: a table that fits the
- * terminal's width in screen columns; one line an item with tab-separated
- * fields and no header when stdout is not a terminal (as `gh` does), so
- * that `cut` and `awk` work; or `--json`, every secret value `***`. Service
- * text is untrusted: a cell is one line, its control characters escaped.
+ * What `list` and `repos` write: a table that fits the terminal; piped, as
+ * `gh` does, tab-separated lines with no header for `cut` and `awk`; or
+ * `--json`. Service text is untrusted: a cell is one line, controls escaped.
  */
 import { lineSafeJson } from '../common/json-text.js';
 import { untrusted } from '../common/runtime.js';
 import type { Deployment, Repository } from '../service/schemas.js';
 import { cutMiddle, cutToWidth, padToWidth, screenWidth } from './screen-width.js';
 
-/** The columns of an item: a heading, how each item fills it, and how it gives way (`fit`). */
 export interface Column<T> {
   heading: string;
   cell: (item: T) => string;
@@ -43,7 +40,6 @@ function rowsOf<T>(items: readonly T[], columns: readonly Column<T>[]): string[]
   return items.map((item) => columns.map((column) => untrusted(column.cell(item))));
 }
 
-/** A column of the table: its heading and cells, and the width it is shown at. */
 interface Shown {
   cutRank: Column<unknown>['cutRank'];
   texts: string[];
@@ -55,13 +51,12 @@ interface Shown {
 const totalWidth = (shown: readonly Shown[]) =>
   shown.reduce((sum, each) => sum + each.width, 0) + GAP.length * (shown.length - 1);
 
-/** The columns that give way, the first to give way first. */
 const byCutRank = (shown: readonly Shown[]) =>
   shown
     .filter((each) => typeof each.cutRank === 'number')
     .sort((a, b) => Number(a.cutRank) - Number(b.cutRank));
 
-/** Cuts `columns` (of `shown`), in their order, down to their floor, until the table fits `width`, if it can. */
+/** Cuts `columns`, in order, down to their floor, until `shown` fits `width` if it can. */
 function cutToFit(shown: readonly Shown[], columns: readonly Shown[], width: number): void {
   for (const column of columns) {
     const over = totalWidth(shown) - width;
@@ -71,12 +66,9 @@ function cutToFit(shown: readonly Shown[], columns: readonly Shown[], width: num
 }
 
 /**
- * The columns as shown within `width` screen columns: those a person does
- * not act on are cut, in their order, down to their heading; if that is not
- * enough they are left out, in the same order, from their full width again;
- * if the name and the id alone are still wider, the name is cut in its
- * middle (its start and its end stay). The id a person copies into a
- * command is always whole, even when it alone is wider than the terminal.
+ * Within `width`: the columns a person does not act on are cut, in order, down
+ * to their heading, else left out; then the name is cut in its middle. The id
+ * a person copies is always whole, even when alone wider than the terminal.
  */
 function fit(shown: Shown[], width: number): Shown[] {
   const full = shown.map((each) => each.width);
@@ -100,12 +92,7 @@ function fit(shown: Shown[], width: number): Shown[] {
   return shown;
 }
 
-/**
- * A table of the items with a heading line, at most `width` screen columns
- * a line (a wide character or an emoji takes two): a column no item fills
- * is left out, the others `fit`. A pipe's lines and `--json` carry the
- * whole name.
- */
+/** A table at most `width` screen columns wide: a column no item fills is left out, the others `fit`. */
 export function table<T>(
   items: readonly T[],
   columns: readonly Column<T>[],
@@ -141,18 +128,13 @@ export function table<T>(
     .join('');
 }
 
-/** One line an item, its fields separated by tabs, no heading. */
 export function lines<T>(items: readonly T[], columns: readonly Column<T>[]): string {
   return rowsOf(items, columns)
     .map((row) => `${row.join('\t')}\n`)
     .join('');
 }
 
-/**
- * The deployments as one JSON array, written page by page as they arrive
- * (`list --json`), each secret's value `***` (by structure): the same text
- * as `JSON.stringify(list, null, 2)` of the whole array, without holding it.
- */
+/** `list --json` page by page, secrets `***`: the text of `JSON.stringify(list, null, 2)` without holding it. */
 export function deploymentsJsonStream(write: (text: string) => void) {
   let count = 0;
   write('[');

@@ -1,15 +1,10 @@
 /**
- * `deploy-agent list` and `deploy-agent repos`, the fleet from a terminal:
- * the service's two other operations, GET only.
- * Their inputs are read and checked with the action's own reader before
- * any request (exit 2 naming the option); what they find is written as a
- * table on a terminal, tab-separated lines when piped, or `--json`. Exit 0
- * when nothing matches too (stderr says so), 1 on a service failure, 130
- * when interrupted.
+ * `deploy-agent list` and `repos`: GET only, their inputs checked by the
+ * action's reader before any request. Exit 0 when nothing matches too
+ * (stderr says so), 1 on a service failure, 130 when interrupted.
  */
 import { CancelledError, describeError } from '../common/errors.js';
 import { lineSafeJson } from '../common/json-text.js';
-import type { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { readInputs } from '../inputs/declare.js';
 import { InputError } from '../inputs/errors.js';
@@ -28,7 +23,7 @@ import { ServiceClient } from '../service/client.js';
 import { Service, type PagedListing } from '../service/endpoints.js';
 import { proxyDispatcher, proxySettingsFrom } from '../service/proxy.js';
 import type { CliRequest } from './arguments.js';
-import { describeCiRun, runDescription, type CiRun } from './ci.js';
+import { describeCiRun, runDescription } from './ci.js';
 import {
   DEPLOYMENT_COLUMNS,
   deploymentsJsonStream,
@@ -37,27 +32,19 @@ import {
   table,
 } from './fleet-output.js';
 import { describeInputError } from './input-errors.js';
-import type { StderrLog } from './log.js';
 import type { FleetCommand } from './options.js';
-import { openSession } from './session.js';
+import { openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 import { EXIT, type CliWorld } from './world.js';
 
-/** A terminal's width when it does not say. */
 const DEFAULT_WIDTH = 80;
 
-interface FleetContext {
+type FleetContext = Pick<Session, 'log' | 'redactor' | 'signal'> & {
   request: CliRequest;
   world: CliWorld;
-  /** Where the command runs (the inputs' defaults, and how an input error names them). */
-  ci: CiRun;
   run: RunDescription;
-  log: StderrLog;
-  redactor: Redactor;
-  signal: AbortSignal;
-}
+};
 
-/** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
 function serviceOf(access: ServiceAccess, context: FleetContext): Service {
   const { world, log, redactor, signal, run } = context;
   for (const value of access.sensitiveValues) redactor.add(value);
@@ -80,13 +67,9 @@ function serviceOf(access: ServiceAccess, context: FleetContext): Service {
 }
 
 /**
- * Writes the listing: with `--json` and when piped, each page as it arrives
- * (a JSON array streamed item by item, or its lines), so memory does not grow
- * with the fleet, and no page is read once stdout's reader has gone; the
- * array is closed whatever happens (a later page that fails: the error is
- * the run's, stdout the array of what was listed); on a
- * terminal, one table (its widths need every row). How many it wrote, and
- * whether the list goes on past the cap.
+ * With `--json` or piped, each page as it arrives, so memory does not grow
+ * with the fleet and no page is read once stdout's reader has gone; on a
+ * terminal, one table (its widths need every row).
  */
 async function writeListing(
   service: Service,
@@ -139,7 +122,6 @@ async function list(context: FleetContext): Promise<void> {
   if (count === 0 && world.stdout.closed !== true) log.info('no deployment matches');
 }
 
-/** Writes the repositories: `--json`, a table on a terminal, else tab-separated lines. */
 async function repos(context: FleetContext): Promise<void> {
   const { request, world, run, log } = context;
   const { stdout } = world;
@@ -153,7 +135,6 @@ async function repos(context: FleetContext): Promise<void> {
   }
 }
 
-/** Runs `list` or `repos`; resolves to the exit status. */
 export async function runFleet(
   command: FleetCommand,
   request: CliRequest,
@@ -163,7 +144,7 @@ export async function runFleet(
   const { log, redactor, signal } = session;
   const ci = describeCiRun(world.env, world.cwd);
   const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
-  const context: FleetContext = { request, world, ci, run, log, redactor, signal };
+  const context: FleetContext = { request, world, run, log, redactor, signal };
   try {
     await session.interruptible(() => (command === 'list' ? list(context) : repos(context)));
     return EXIT.done;

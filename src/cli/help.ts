@@ -1,7 +1,4 @@
-/**
- * The help, written from the option table: every option with its variable
- * and its default, so the help cannot miss one or show a stale default.
- */
+/** The help, from the option table: it cannot miss an option or show a stale default. */
 import { parse } from 'yaml';
 import { optionTable } from './option-table.js';
 import { COMMANDS, type Command, type Descriptions, type OptionSpec } from './options.js';
@@ -51,7 +48,7 @@ function optionHelp(spec: OptionSpec): string {
   const facts = [
     spec.variable === undefined ? undefined : `env ${spec.variable}`,
     spec.defaultText === undefined ? undefined : `default: ${spec.defaultText}`,
-    spec.multiple ? 'repeatable' : undefined,
+    spec.multiple === true ? 'repeatable' : undefined,
   ].filter((fact) => fact !== undefined);
   // `--name VALUE`, `--header NAME`, `--wait`.
   const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
@@ -61,7 +58,7 @@ function optionHelp(spec: OptionSpec): string {
 
 const EXIT_CODES = `Exit status: 0 done (with --wait: live; list and repos: also when nothing matches); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status; for plan: a fail verdict, or a difference with --on-change fail; list and repos: a service error); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
 
-/** Each input's description in action.yml's text; throws when it is not YAML. */
+/** Throws when it is not YAML. */
 export function actionDescriptions(actionYml: string): Descriptions {
   const inputs = (parse(actionYml) as { inputs?: Record<string, { description?: unknown }> })
     .inputs;
@@ -91,10 +88,7 @@ export function commandHelp(command: Command, descriptions: Descriptions = {}): 
   ].join('\n');
 }
 
-/**
- * Rows of a name and its text, the texts in one column after the longest
- * name, wrapped to the width with each continuation line in that column.
- */
+/** Each text in one column after the longest name, its continuation lines too. */
 function columns(rows: readonly (readonly [string, string])[]): string[] {
   const width = Math.max(...rows.map(([name]) => name.length));
   const column = ' '.repeat(2 + width + 2);

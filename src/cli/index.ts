@@ -5,16 +5,11 @@ import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBounded } from '../inputs/bounded-read.js';
 import { main } from './main.js';
-import { quietWhenReaderGoes } from './pipe-end.js';
+import { quietWhenReaderGoes } from './world.js';
 
-/**
- * The package's folder: dist/cli.js sits one level below package.json and
- * action.yml, in the repository and in the package. Joined at run time: a
- * path the bundler can work out would be copied into dist/ instead.
- */
+/** dist/.. (package.json, action.yml); joined at run time, else the bundler would copy the files into dist/. */
 const PACKAGE_DIR = [dirname(fileURLToPath(import.meta.url)), '..'].join(sep);
 
-/** The package's version, read from its package.json when --help or --version asks. */
 function version(): string {
   try {
     const file = [PACKAGE_DIR, 'package.json'].join(sep);

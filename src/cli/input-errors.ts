@@ -1,14 +1,10 @@
-/**
- * How the command names a bad input in its message: the way it was given
- * (`--name`, `DEPLOY_NAME`), else its option and variable.
- */
 import type { InputError } from '../inputs/errors.js';
 import type { CliRequest } from './arguments.js';
 import type { CiRun } from './ci.js';
 import { optionTable } from './option-table.js';
 import type { OptionSpec } from './options.js';
 
-/** How a message names an input: the way it was given, else its option and variable. */
+/** How a message names a bad input not given: its option and variable. */
 function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
   const labels = new Map<string, string>();
   for (const spec of table) {
@@ -38,10 +34,7 @@ function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
   return labels;
 }
 
-/**
- * A manifest entry's field (`agents.support.repository`), with the option that
- * gives it for every agent when the command has one (`or --repository`).
- */
+/** `agents.support.repository`, with the option that gives it for every agent, if any. */
 function entryLabel(input: string, labels: Map<string, string>): string {
   const field = /^agents\.[^.]+\.([a-z-]+)$/.exec(input)?.[1];
   const option = field === undefined ? undefined : labels.get(field);
@@ -50,7 +43,7 @@ function entryLabel(input: string, labels: Map<string, string>): string {
   return flat === undefined ? input : `${input} (for every agent: ${flat})`;
 }
 
-/** The core's input error, with each input named as the command knows it; its lead first. */
+/** Each input named the way it was given (`--name`, `DEPLOY_NAME`), else by `inputLabels`; the lead first. */
 export function describeInputError(error: InputError, request: CliRequest, ci: CiRun): string {
   const labels = inputLabels(optionTable());
   const lines = error.problems.map(({ input, problem }) => {

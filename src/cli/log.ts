@@ -1,13 +1,9 @@
 /**
- * The log on stderr, for a person: a view of the core's events (`view`) and
- * the command's own lines. In CI one line per event, and while waiting one
- * per change and one at least every 30 s, never one per check; on a
- * terminal, a live line (live-line.ts) replaces the waiting lines. An
- * agent's line is the line a deploy of that agent alone writes, after its
- * key (`[support] `). Every line is redacted before it is written: the
- * core's events are already, the command's own lines are not.
+ * The log on stderr, for a person: the core's events (`view`) and the
+ * command's own lines. While waiting, a line per change (at least every 30 s)
+ * in CI, the live line on a terminal. An agent's line is its lone deploy's,
+ * after its key (`[support] `). The command's own lines are redacted here.
  */
-
 import { neutraliseCommands } from '../common/runtime.js';
 import type { EventSink, LogLevel, RunEvent } from '../run/ports/events.js';
 import { formatSeconds, LiveLine, ONE_DEPLOYMENT, type LogStream } from './live-line.js';
@@ -21,7 +17,6 @@ export interface LogOptions {
   /** A terminal: the live status line, and colour unless `colour` is false. */
   terminal: boolean;
   colour: boolean;
-  /** Debug lines are written too. */
   debug: boolean;
   redact: (text: string) => string;
   /** Milliseconds on a monotonic clock, for the live line's elapsed time. */
@@ -34,11 +29,7 @@ type Style = keyof typeof STYLES;
 /** `DEPLOY_DEBUG` values that turn debug lines on. */
 const DEBUG_ON = new Set(['true', 'True', 'TRUE', '1']);
 
-/**
- * The command's log on `stderr`: the live line and colour on a terminal
- * (never with NO_COLOR), debug lines with `DEPLOY_DEBUG`, every line through
- * `redact`.
- */
+/** The live line and colour on a terminal (never with NO_COLOR), debug lines with `DEPLOY_DEBUG`. */
 export function commandLog(
   stderr: LogStream,
   env: Readonly<Record<string, string | undefined>>,
@@ -61,10 +52,8 @@ export function wantsColour(
   return terminal && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 }
 
-/** A line's level, as the log's methods name them: the core's, and the command's own errors. */
 type LineLevel = LogLevel | 'error';
 
-/** The label each level's line starts with (an info line has none), and its colour. */
 const LABELS: Readonly<Record<Exclude<LineLevel, 'info' | 'debug'>, [string, Style]>> = {
   notice: ['notice:', 'bold'],
   warning: ['warning:', 'yellow'],
@@ -134,12 +123,7 @@ export class StderrLog {
     this.#write('info', message);
   }
 
-  /**
-   * The wait's state (the core's `waiting` event, at each change and at
-   * least every 30 s while nothing changes): a line in CI, the live line on
-   * a terminal. `note` says why the next check comes later than usual, or
-   * that the service has not answered the one in flight.
-   */
+  /** The wait's state: a line in CI, the live line on a terminal; `note` says why the next check is late. */
   #waitingOf(entry: string, event: WaitingEvent): void {
     const { waitingFor, briefly = waitingFor, elapsedMs: soFarMs, note } = event;
     const noted = (text: string) => this.#clean(note === undefined ? text : `${text}; ${note}`);
@@ -152,28 +136,12 @@ export class StderrLog {
     this.#line(`${key}waiting until live: ${what} (${formatSeconds(soFarMs / 1000)} so far)`);
   }
 
-  notice(message: string): void {
-    this.#write('notice', message);
-  }
+  readonly notice = (message: string): void => this.#write('notice', message);
+  readonly warning = (message: string): void => this.#write('warning', message);
+  readonly error = (message: string): void => this.#write('error', message);
+  readonly debug = (message: string): void => this.#write('debug', message);
 
-  warning(message: string): void {
-    this.#write('warning', message);
-  }
-
-  error(message: string): void {
-    this.#write('error', message);
-  }
-
-  debug(message: string): void {
-    this.#write('debug', message);
-  }
-
-  /**
-   * The log as a view of the core's events: its lines, the wait's state, the
-   * phases' headings. An agent's line comes after its key; its wait is on the
-   * live line beside the other agents' (or a line in CI) until its wait is
-   * over or it says something else.
-   */
+  /** The core's events: an agent's wait stays on the live line until it is over or the agent says something else. */
   readonly view: EventSink = (event) => {
     const { agent } = event;
     if (agent !== undefined) this.#count(agent, event);
@@ -202,12 +170,11 @@ export class StderrLog {
     }
   };
 
-  /** A deploy of several agents, `count` of them: the live line says how many are live. */
   expectAgents(count: number): void {
     this.#agents.of = count;
   }
 
-  /** Counts the agents, and those live (their wait over, live, or found live), for the live line. */
+  /** The live line's tally: agents seen, and those live. */
   #count(agent: string, event: RunEvent): void {
     const { seen, live } = this.#agents;
     seen.add(agent);

@@ -1,10 +1,6 @@
 /**
- * The command's run, wired to the world it is given (arguments, environment,
- * streams, files, signals): reads the invocation, describes the run from the
- * CI system, runs the core, and writes the outputs and the exit status.
- * Only this folder and src/github/ read the environment or know where they
- * run; everything here takes the world as an argument, so tests can run it
- * in-process as well as through dist/cli.js.
+ * The command's run over the world it is given (never `process`, so tests run
+ * it in-process too): the invocation, the CI's run, the core, the outputs.
  */
 import { getSystemErrorMap } from 'node:util';
 import { describeError } from '../common/errors.js';
@@ -22,16 +18,17 @@ import { proxySettingsFrom } from '../service/proxy.js';
 import { loadUndici } from '../service/undici.js';
 import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
-import { describeCiRun, runDescription, type CiRun } from './ci.js';
-import { checkoutCommitOrder } from './commit-order.js';
-import { manifestOf, readCommandRequest, runCommandRequest, type CommandRequest } from './core.js';
 import { describeInputError } from './input-errors.js';
+import { describeCiRun, runDescription, type CiRun } from './ci.js';
+import { checkoutCommitOrder } from './git.js';
+import { manifestOf, readCommandRequest, runCommandRequest, type CommandRequest } from './core.js';
+
 import { runFleet } from './fleet.js';
 import { EXIT, type CliWorld } from './world.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { isRunCommand, type RunCommand } from './options.js';
-import { outputsJson } from './outputs.js';
-import { OutputsSeen } from './outputs-seen.js';
+import { outputsJson, OutputsSeen } from './outputs.js';
+
 import { eventStream, openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 
@@ -44,11 +41,7 @@ function givenCommit(prepared: CommandRequest): string | undefined {
   return commit?.kind === 'sha' ? commit.sha : undefined;
 }
 
-/**
- * One line on where the run is, and the commit it targets: the one given,
- * else the branch head when known (when not, the core says why nothing is
- * targeted, where that matters).
- */
+/** Where the run is, and the commit it targets: the one given, else the branch head when known. */
 function describeRun(ci: CiRun, given?: string): string {
   const { head } = ci;
   if (given !== undefined && (head.kind === 'none' || head.sha.toLowerCase() !== given)) {
@@ -64,10 +57,7 @@ function describeRun(ci: CiRun, given?: string): string {
   return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 
-/**
- * Why `option`'s file could not be written: its path and the system's reason
- * (`illegal operation on a directory (EISDIR)`), never a stack.
- */
+/** Why a file could not be written: the system's reason (`illegal operation on a directory (EISDIR)`), no stack. */
 function writeFailure(option: string, path: string, error: unknown): string {
   const { code, errno } = (error ?? {}) as NodeJS.ErrnoException;
   const known = typeof errno === 'number' ? getSystemErrorMap().get(errno)?.[1] : undefined;
@@ -75,10 +65,7 @@ function writeFailure(option: string, path: string, error: unknown): string {
   return `could not write the ${option} file ${path}: ${reason}${code === undefined ? '' : ` (${code})`}`;
 }
 
-/**
- * Writes --dotenv and --summary; why each file that could not be written
- * could not (the log says so too), none when all were.
- */
+/** Writes --dotenv and --summary; why each that could not be written could not (logged too). */
 function writeFiles(
   request: CliRequest,
   seen: OutputsSeen,
@@ -117,11 +104,7 @@ function writeFiles(
   return failures;
 }
 
-/**
- * Runs a run command and writes what it left: the files, then --json, the
- * stream's result line last. A file that could not be written is a failure
- * that says why in every form: the log, --json and the result line.
- */
+/** Writes the files, --json, then the result line; a file not written fails the run in all three. */
 async function runCommand(
   request: CliRequest,
   command: RunCommand,
@@ -132,7 +115,6 @@ async function runCommand(
   const seen = new OutputsSeen();
   // Outputs are redacted by structure; the error is free text.
   const redactError = (error?: string) => (error === undefined ? undefined : redact(error));
-  /** The stream's last line: what --json would print, and how the run ended. */
   const end = (exitCode: number, error?: string): number => {
     const redacted = redactError(error);
     session.events?.result({ exitCode, outputs: seen.json(redacted), error: redacted });
@@ -156,7 +138,6 @@ async function runCommand(
   }
 }
 
-/** What the core is given: the command's world, and the views of its events. */
 function runnerIO(
   world: CliWorld,
   { log, events, redactor, redact, signal }: Session,
@@ -176,10 +157,7 @@ function runnerIO(
   };
 }
 
-/**
- * Reads the request's inputs and runs it: how it ended. `view` sees the
- * run's events; `quitting` is called on a second signal.
- */
+/** Reads the request's inputs and runs it; `quitting` is called on a second signal. */
 async function runRequest(
   request: CliRequest,
   command: RunCommand,

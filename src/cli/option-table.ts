@@ -1,11 +1,8 @@
 /**
- * The command's options, generated from the declared inputs (`INPUTS`): each
- * input of the action is `--name` with the variable `DEPLOY_NAME` and its
- * declared default, and its description is action.yml's, so that the action,
- * the command and the help cannot disagree (test/cli/contract.test.ts checks
- * them against action.yml). A new input is a `--value` option by itself;
- * the only hand-written part is the inputs that reach the command otherwise
- * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
+ * The command's options, generated from the declared inputs: each input is
+ * `--name`, `DEPLOY_NAME`, its default and action.yml's description, so the
+ * action, the command and the help cannot disagree. Hand-written: the flags,
+ * and the secrets, which never sit on a command line (`INPUT_SHAPES`).
  */
 import type { InputDefault } from '../inputs/declare.js';
 import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/core-inputs.js';
@@ -20,6 +17,7 @@ import {
   variableOf,
   type Command,
   type Descriptions,
+  type HeaderInput,
   type OptionSpec,
   type PlanOwnInput,
 } from './options.js';
@@ -29,35 +27,11 @@ import {
   PLAN_OPTION_DESCRIPTIONS,
 } from './wording.js';
 
-/** How one of the action's inputs reaches the command. */
-type InputShape =
-  /** `--input VALUE`, or `DEPLOY_INPUT`. */
-  | { kind: 'value' }
-  /** `--option` (no value), or `DEPLOY_OPTION` with the action's boolean spellings. */
-  | { kind: 'flag'; option?: string }
-  /** `DEPLOY_API_KEY`, or `--api-key-file FILE`: never `--api-key`. */
-  | { kind: 'api-key' }
-  /**
-   * `--header NAME` (repeatable), each value from the variable NAME, or `DEPLOY_HEADERS`;
-   * `--health-check-header NAME` and `DEPLOY_HEALTH_CHECK_HEADERS` alike.
-   */
-  | { kind: 'headers' }
-  /** `--secrets-file FILE`, `--secret NAME` (repeatable), or `DEPLOY_SECRETS`. */
-  | { kind: 'secrets' };
-
-/** The inputs that are not `--name VALUE`; every other declared input is. */
-const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
-  'api-key': { kind: 'api-key' },
-  headers: { kind: 'headers' },
-  'health-check-headers': { kind: 'headers' },
-  secrets: { kind: 'secrets' },
-  'wait-for-ready': { kind: 'flag', option: 'wait' },
-  'dry-run': { kind: 'flag' },
+/** The inputs given as a flag, and its name. */
+const FLAGS: Readonly<Partial<Record<InputName, string>>> = {
+  'wait-for-ready': 'wait',
+  'dry-run': 'dry-run',
 };
-
-function shapeOf(input: InputName): InputShape {
-  return INPUT_SHAPES[input] ?? { kind: 'value' };
-}
 
 function shownDefault(value: InputDefault | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
@@ -66,11 +40,7 @@ function shownDefault(value: InputDefault | undefined): string | undefined {
   return "the CI system's project slug";
 }
 
-/**
- * The commands that take `input`: deploy all; status its few; plan the
- * inputs plan/action.yml shares; list the service's; repos the service's
- * and the integration.
- */
+/** Deploy takes every input; status, plan, list and repos theirs. */
 function commandsOf(input: InputName): readonly Command[] {
   const access = (ACCESS_INPUT_NAMES as readonly InputName[]).includes(input);
   return COMMANDS.filter(
@@ -83,15 +53,13 @@ function commandsOf(input: InputName): readonly Command[] {
   );
 }
 
-/** The option of an input given as `--input VALUE`, or as a flag under its own name (`--wait`). */
-function valueOption(input: InputName, shape: InputShape, description: string): OptionSpec {
-  const flag = shape.kind === 'flag';
-  const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
+function valueOption(input: InputName, description: string): OptionSpec {
+  const flag = FLAGS[input];
+  const option = flag ?? input;
   return {
     option,
-    type: flag ? 'boolean' : 'string',
-    multiple: false,
-    ...(flag ? {} : { valueName: 'VALUE' }),
+    type: flag === undefined ? 'string' : 'boolean',
+    ...(flag === undefined ? { valueName: 'VALUE' } : {}),
     variable: variableOf(option),
     defaultText: shownDefault(INPUTS[input].default),
     description,
@@ -100,51 +68,43 @@ function valueOption(input: InputName, shape: InputShape, description: string): 
   };
 }
 
-/**
- * The options of the inputs whose values never sit on a command line, by
- * shape: each read from a file or from the environment. `description` is
- * the input's own.
- */
+/** `--header NAME` and `--health-check-header NAME`: each value from the variable NAME. */
+function headerOption(input: HeaderInput): Omit<OptionSpec, 'commands'> {
+  const health = input === 'health-check-headers';
+  const example = health
+    ? '--health-check-header X-Api-Key reads X_API_KEY'
+    : '--header X-Tenant-Id reads X_TENANT_ID';
+  return {
+    option: health ? 'health-check-header' : 'header',
+    type: 'string',
+    multiple: true,
+    valueName: 'NAME',
+    variable: variableOf(input),
+    description: `${health ? 'The health check sends' : 'Sends'} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
+    role: { kind: 'header', input },
+  };
+}
+
+/** The options of the inputs whose values never sit on a command line: read from a file or the environment. */
 const SECRET_OPTIONS: Readonly<
-  Record<
-    'api-key' | 'headers' | 'secrets',
-    (description: string, input: InputName) => Omit<OptionSpec, 'commands'>[]
-  >
+  Partial<Record<InputName, (description: string) => Omit<OptionSpec, 'commands'>[]>>
 > = {
   'api-key': (description) => [
     {
       option: 'api-key-file',
       type: 'string',
-      multiple: false,
       valueName: 'FILE',
       variable: variableOf('api-key'),
       description: `${description} Read from FILE (one trailing line break dropped) or from the variable; never an option's value.`,
       role: { kind: 'api-key-file' },
     },
   ],
-  headers: (_description, input) => {
-    const health = input === 'health-check-headers';
-    const example = health
-      ? '--health-check-header X-Api-Key reads X_API_KEY'
-      : '--header X-Tenant-Id reads X_TENANT_ID';
-    const sends = health ? 'The health check sends' : 'Sends';
-    return [
-      {
-        option: health ? 'health-check-header' : 'header',
-        type: 'string',
-        multiple: true,
-        valueName: 'NAME',
-        variable: variableOf(input),
-        description: `${sends} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
-        role: { kind: 'header', input: health ? 'health-check-headers' : 'headers' },
-      },
-    ];
-  },
+  headers: () => [headerOption('headers')],
+  'health-check-headers': () => [headerOption('health-check-headers')],
   secrets: () => [
     {
       option: 'secrets-file',
       type: 'string',
-      multiple: false,
       valueName: 'FILE',
       variable: variableOf('secrets'),
       description:
@@ -163,22 +123,17 @@ const SECRET_OPTIONS: Readonly<
   ],
 };
 
-/** The options of one input, from its shape and its declaration. */
 function inputOptions(input: InputName, description: string): OptionSpec[] {
-  const shape = shapeOf(input);
-  if (shape.kind === 'value' || shape.kind === 'flag') {
-    return [valueOption(input, shape, description)];
-  }
+  const secret = SECRET_OPTIONS[input];
+  if (secret === undefined) return [valueOption(input, description)];
   const commands = commandsOf(input);
-  return SECRET_OPTIONS[shape.kind](description, input).map((spec) => ({ ...spec, commands }));
+  return secret(description).map((spec) => ({ ...spec, commands }));
 }
 
-/** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */
 function planOptions(): OptionSpec[] {
   return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
     option: input,
     type: 'string',
-    multiple: false,
     valueName: 'VALUE',
     variable: variableOf(input),
     defaultText: shownDefault(declared.default),
@@ -188,7 +143,6 @@ function planOptions(): OptionSpec[] {
   }));
 }
 
-/** What a list option's value is, for the help. */
 const LIST_VALUE_NAMES: Readonly<Partial<Record<ListOwnInput, string>>> = {
   'tag-value-ids': 'ID,…',
   'deployment-ids': 'ID,…',
@@ -196,13 +150,11 @@ const LIST_VALUE_NAMES: Readonly<Partial<Record<ListOwnInput, string>>> = {
   'remote-reconciled': 'BOOLEAN',
 };
 
-/** `list`'s options that exclude each other: how many it shows. */
 const LIST_EXCLUDES: Readonly<Partial<Record<ListOwnInput, readonly string[]>>> = {
   limit: ['all'],
   all: ['limit'],
 };
 
-/** `list`'s own options: each filter of the listing, `--limit N` and `--all`. */
 function listOptions(): OptionSpec[] {
   return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
     const input = name as ListOwnInput;
@@ -210,7 +162,6 @@ function listOptions(): OptionSpec[] {
     return {
       option: input,
       type: flag ? 'boolean' : 'string',
-      multiple: false,
       ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
       variable: variableOf(input),
       ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
@@ -226,7 +177,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'json',
     type: 'boolean',
-    multiple: false,
     description:
       'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too. list and repos: one JSON array of what the service answered, every secret value ***.',
     commands: COMMANDS,
@@ -235,7 +185,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'events',
     type: 'boolean',
-    multiple: false,
     variable: variableOf('events'),
     defaultText: 'false',
     description:
@@ -246,7 +195,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'dotenv',
     type: 'string',
-    multiple: false,
     valueName: 'FILE',
     description:
       "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
@@ -256,7 +204,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'dotenv-max-keys',
     type: 'string',
-    multiple: false,
     valueName: 'N',
     defaultText: String(DOTENV_LIMIT_VARIABLES),
     description:
@@ -267,7 +214,6 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'summary',
     type: 'string',
-    multiple: false,
     valueName: 'FILE',
     description:
       'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
@@ -276,11 +222,7 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   },
 ];
 
-/**
- * Every option, in the declared inputs' order, then the output options;
- * `descriptions` are action.yml's (the help reads them from the package),
- * except where the command has its own words (`COMMAND_DESCRIPTIONS`).
- */
+/** Every option, in the declared inputs' order; `descriptions` are action.yml's but where the command has its own. */
 export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
   return [
     ...INPUT_NAMES.flatMap((input) =>

@@ -1,9 +1,7 @@
 /**
- * The values of the options given, and of their DEPLOY_ variables, read into
- * each input's raw text: a flag wins over its variable, and over the
- * variable of an option it excludes (`--limit 3` over `DEPLOY_ALL`); the API key from its
- * file, headers and secrets from the variables they name; every secret value
- * read is kept to be masked.
+ * The options given, else their DEPLOY_ variables, read into each input's raw
+ * text: the API key from its file, headers and secrets from the variables
+ * they name, every secret value kept to be masked.
  */
 import { EmptyValue, Invalid } from '../inputs/errors.js';
 import { parseSecrets } from '../inputs/secrets.js';
@@ -11,11 +9,10 @@ import type { Given } from './argv.js';
 import { environmentName, type Command, type HeaderInput, type OptionSpec } from './options.js';
 import type { Reading } from './sources.js';
 
-/** A header name as RFC 9110 allows one (a token). */
+/** An RFC 9110 token. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
 export function readInputs(
   given: Given,
   command: Command,
@@ -77,16 +74,12 @@ export function readInputs(
   }
 }
 
-/**
- * Masks the raw text (the redactor registers each of its lines too, as for
- * the action's inputs) and each line's value, which may be printed alone.
- */
+/** Masks the raw text (and so each line, as the action's inputs) and each line's value, which may be printed alone. */
 function maskLines(text: string, reading: Reading, valueOf: (line: string) => string): void {
   reading.secret(text.trim());
   for (const line of text.split(/\r?\n/)) reading.secret(valueOf(line).trim());
 }
 
-/** Each `--header NAME` (or `--health-check-header NAME`), its value from the variable NAME. */
 function readHeaderOptions(
   names: readonly string[],
   option: string,
@@ -167,10 +160,7 @@ function readSecretOptions(given: Given, table: readonly OptionSpec[], reading: 
   reading.origins.secrets = path === undefined ? '--secret' : '--secrets-file/--secret';
 }
 
-/**
- * Why `given` is no `--secret NAME`, never showing it: what is not a name may be a value (`--secret
- * "$OPENAI_API_KEY"`, or `NAME=VALUE`, whose value is masked as any secret's).
- */
+/** Never shows `given`: what is not a name may be a value (`--secret "$OPENAI_API_KEY"`, `NAME=VALUE`). */
 function notASecretName(given: string, reading: Reading): string {
   const equals = given.indexOf('=');
   const name = given.slice(0, equals);
@@ -181,7 +171,7 @@ function notASecretName(given: string, reading: Reading): string {
   return `--secret wants a secret name (letters, digits and _, not starting with a digit); the text given, ${[...given].length} characters, is not one (not shown: it may be a value)`;
 }
 
-/** The secrets of a text, their values masked; a problem names `origin` and the line, never a value. */
+/** A problem names `origin` and the line, never a value. */
 function readSecretText(
   text: string,
   origin: string,

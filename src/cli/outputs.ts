@@ -1,56 +1,33 @@
 /**
- * What a run writes for machines outside GitHub, rendered from its values:
- * one JSON object on stdout (`--json`) and `KEY=value` lines for GitLab's
- * dotenv report (`--dotenv`). One row a deployment (`deploymentRow`: its
- * outputs as values), laid out flat for a run of one, or keyed by agent for
- * a manifest: `deployments` holds each agent's entry (the action's
- * `deployments` output) and its row, `live` and `healthy` the manifest's;
- * its report is `DEPLOYMENT_LIVE` and four variables an agent, the most
- * useful first, so that GitLab's limit on the number of variables cuts the
- * least useful. A plan's row is `planRow`; a plan of several agents writes
- * the plan step's `plans` by key with the manifest's `action` and `changes`
- * (the total), and as variables those two, then each agent's id and status
- * (a plan has no URL and no liveness). The values arrive redacted by their
- * structure (every secret value in `deployment` and `drift` is `***`);
- * nothing here redacts by substring, so that a secret `true` cannot turn
- * `created` into `***`.
+ * What a run writes for machines outside GitHub: one JSON object (`--json`)
+ * and `KEY=value` lines for GitLab's dotenv report (`--dotenv`), from a row
+ * of outputs a deployment (or plan), flat for a run of one, keyed by agent
+ * for a manifest. A manifest's report puts the most useful variables first,
+ * so that GitLab's limit on their number cuts the least useful. The values
+ * arrive redacted by structure (every secret value in `deployment` and
+ * `drift` is `***`); nothing here redacts by substring, so that a secret
+ * `true` cannot turn `created` into `***`. `OutputsSeen` keeps what a run has
+ * made known so far, from its events.
  */
 import { keyedPlanOutputs, planEntry, plansByKey } from '../run/decisions/plan-outputs.js';
-import { redactDeployment, repositoryOf, dashboardUrlOf } from '../run/decisions/report.js';
+import { manifestLiveness, outputsOf, redactDeployment } from '../run/decisions/report.js';
+import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
 import type { PlanReport } from '../run/ports/progress.js';
 import type { AgentPlanPart, DeploymentSummary } from '../run/ports/summaries.js';
 import { DOTENV_LIMIT_VARIABLES, dotenvReport, type DotenvLeftOut } from './dotenv.js';
 import { environmentName } from './options.js';
 
-/** A deployment's (or a plan's) outputs as values, by output name. */
 export type Row = Readonly<Record<string, unknown>>;
 
-/** Outputs about GitHub (its deployment record): the action's alone. */
+/** About GitHub's deployment record: the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
-/** The order of the JSON object's fields: the plan's verdict, the deployment, its details last. */
-const JSON_ORDER = [
-  'action',
-  'changes',
-  'deployment-id',
-  'status',
-  'created',
-  'live',
-  'healthy',
-  'health-status',
-  'commit-sha',
-  'latest-revision-id',
-  'active-revision-id',
-  'repo-url',
-  'repo-ref',
-  'url',
-  'dashboard-url',
-  'drift',
-  'deployment',
-  'plan',
-];
+/** The plan's verdict, the deployment, its details last. */
+const JSON_ORDER = (
+  'action changes deployment-id status created live healthy health-status commit-sha ' +
+  'latest-revision-id active-revision-id repo-url repo-ref url dashboard-url drift deployment plan'
+).split(' ');
 
-/** The row's outputs in the JSON object's order, without those about GitHub. */
 function ordered(row: Row): [string, unknown][] {
   const rank = (name: string) => {
     const index = JSON_ORDER.indexOf(name);
@@ -61,45 +38,32 @@ function ordered(row: Row): [string, unknown][] {
     .sort(([a], [b]) => rank(a) - rank(b));
 }
 
-/**
- * One deployment's row from its result as far as known: the outputs the
- * deploy sets, `created` and `live` as booleans, `healthy` too or null when
- * not checked, `drift` as an array, `deployment` as an object; none before
- * the deployment was found or created.
- */
-export function deploymentRow(known: DeploymentSummary): Row {
-  const { result, deployment: latest, liveness, spec } = known;
+/** The deploy's outputs, typed (`healthy` null when not checked); none before the deployment was found or created. */
+export function deploymentRow({
+  result,
+  deployment,
+  liveness,
+  spec,
+  drift = [],
+}: DeploymentSummary): Row {
   if (result === undefined) return {};
+  const live = liveness?.live === true;
   const health = liveness?.health;
-  const repository = repositoryOf(result);
-  const deployment = latest && {
-    'deployment-id': latest.id,
-    status: latest.status,
-    'commit-sha': latest.source_revision_config.repo_commit_sha ?? '',
-    'latest-revision-id': latest.latest_revision_id ?? '',
-    'active-revision-id': latest.active_revision_id ?? '',
-    url: latest.source_config.custom_url ?? '',
-    'dashboard-url': dashboardUrlOf(spec.dashboardUrl, latest) ?? '',
-    deployment: redactDeployment(latest),
-  };
   return {
-    ...deployment,
+    ...outputsOf(result, deployment, { live, drift, health }, spec.dashboardUrl),
     created: result.created,
-    live: liveness?.live === true,
+    live,
     healthy: health === undefined ? null : health.ok,
-    'health-status': String(health?.status ?? ''),
-    'repo-url': repository.url ?? '',
-    'repo-ref': repository.ref ?? '',
-    drift: known.drift ?? [],
+    drift,
+    ...(deployment && { deployment: redactDeployment(deployment) }),
   };
 }
 
-/** The `--json` object of a run of one: its row in order, and `error` when the run failed. */
 export function outputsJson(row: Row, error?: string): Record<string, unknown> {
   return { ...Object.fromEntries(ordered(row)), ...(error === undefined ? {} : { error }) };
 }
 
-/** Outputs whose variable is not DEPLOYMENT_ + their name (the names docs/command.md gives them). */
+/** As docs/command.md names them. */
 const DOTENV_NAMES: Readonly<Record<string, string>> = {
   'deployment-id': 'id',
   // The plan's verdict: DEPLOYMENT_ACTION would say nothing of a plan.
@@ -107,26 +71,19 @@ const DOTENV_NAMES: Readonly<Record<string, string>> = {
 };
 
 /**
- * An output's variable: `DEPLOYMENT_` + its name upper-cased, `-` as `_`
- * (`deployment-id` → `DEPLOYMENT_ID`; `commit-sha` → `DEPLOYMENT_COMMIT_SHA`;
- * `action` → `DEPLOYMENT_PLAN_ACTION`). Never an input's `DEPLOY_` variable:
- * GitLab lets a dotenv report's variables override a later job's, so an
- * output named `DEPLOY_DASHBOARD_URL` would become the next job's input.
+ * `DEPLOYMENT_` + the output's name (`commit-sha` → `DEPLOYMENT_COMMIT_SHA`),
+ * never an input's `DEPLOY_`: GitLab lets a dotenv report's variables override
+ * a later job's, so `DEPLOY_DASHBOARD_URL` would become the next job's input.
  */
 export function dotenvName(output: string): string {
   return `DEPLOYMENT_${environmentName(DOTENV_NAMES[output] ?? output)}`;
 }
 
-/** A value as a dotenv report writes it: text, a number or a boolean; '' for the others. */
 function dotenvValue(value: unknown): string {
   return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '';
 }
 
-/**
- * The report of a run of one, as GitLab accepts and reads it back exactly
- * (`dotenvReport`): each output of its row in order but the JSON ones
- * (`drift`, `deployment`, `plan`) and the empty ones; each left out with why.
- */
+/** Each output of the row in order, but the JSON ones (`drift`, `deployment`, `plan`) and the empty ones. */
 export function outputsDotenv(
   row: Row,
   maxKeys: number = DOTENV_LIMIT_VARIABLES,
@@ -141,21 +98,13 @@ export function outputsDotenv(
   return { text, skipped: skipped.map((each) => ({ name: nameOf(each.variable), ...each })) };
 }
 
-/**
- * A manifest: every agent in its order (its entry in the action's `deployments`, its row, why it
- * failed), whether all are live, whether those checked answered.
- */
 export interface ManifestRows {
   agents: readonly { key: string; entry?: DeploymentEntry; row: Row; error?: string }[];
   live: boolean;
   healthy: boolean | null;
 }
 
-/**
- * The `--json` object of a manifest: each agent's object by key (every field
- * of the action's entry, so that the same `jq` reads both, then its row and
- * `error`), `live`, `healthy`, and `error` when the run failed.
- */
+/** Each agent's object by key: every field of the action's entry (so one `jq` reads both), then its row. */
 export function keyedJson(manifest: ManifestRows, error?: string): Record<string, unknown> {
   const deployments = manifest.agents.map(({ key, entry, row, error: failure }) => [
     key,
@@ -169,21 +118,13 @@ export function keyedJson(manifest: ManifestRows, error?: string): Record<string
   };
 }
 
-/** The output each of an agent's variables holds, by the end of the variable's name. */
 const AGENT_PARTS = { ID: 'deployment-id', URL: 'url', STATUS: 'status', LIVE: 'live' } as const;
 
-/** An agent's variable: `DEPLOYMENT_AGENT_` + its key upper-cased, `-` as `_`, + what it holds. */
 export function agentVariable(key: string, part: keyof typeof AGENT_PARTS): string {
   return `DEPLOYMENT_AGENT_${environmentName(key)}_${part}`;
 }
 
-/**
- * The report of a manifest, in the order variables are kept when GitLab's
- * limit cuts: `DEPLOYMENT_LIVE` (and `DEPLOYMENT_HEALTHY` when an agent was
- * checked), then each agent's id and URL, then each agent's status and
- * whether it is live (agents in the manifest's order; `false` until its run
- * says otherwise); each variable left out with why.
- */
+/** In the order GitLab's limit keeps them: `DEPLOYMENT_LIVE` (`_HEALTHY`), ids and URLs, statuses and lives. */
 export function keyedDotenv(
   manifest: ManifestRows,
   maxKeys: number,
@@ -208,13 +149,12 @@ export function keyedDotenv(
   );
 }
 
-/** A plan of one deployment as its outputs' values: `changes` as text, as the action's output. */
+/** `changes` as text, as the action's output. */
 export function planRow({ verdict, dashboardUrl }: PlanReport): Row {
   const entry = planEntry(verdict, dashboardUrl);
   return { ...entry, changes: String(entry.changes) };
 }
 
-/** The `--json` object: the manifest's `action` and `changes`, `plans` by key, `error` when it failed. */
 export function plansJson(
   plans: readonly AgentPlanPart[],
   error?: string,
@@ -228,12 +168,7 @@ export function plansJson(
   };
 }
 
-/**
- * The report GitLab accepts and reads back exactly, at most `maxKeys`
- * variables, under 5 KB: `DEPLOYMENT_PLAN_ACTION`, `DEPLOYMENT_CHANGES`,
- * then each agent's `_ID`, then each agent's `_STATUS` (agents in the
- * manifest's order); no empty value; each variable left out with why.
- */
+/** `DEPLOYMENT_PLAN_ACTION`, `DEPLOYMENT_CHANGES`, then each agent's `_ID`, then each agent's `_STATUS`. */
 export function plansDotenv(
   plans: readonly AgentPlanPart[],
   maxKeys: number,
@@ -251,4 +186,57 @@ export function plansDotenv(
     ...each('STATUS', 'status'),
   ];
   return dotenvReport(variables, maxKeys);
+}
+
+/** A run of one keeps one row (flat); a manifest each agent's row and entry by key (keyed: an agent's `status` is never the run's). */
+export class OutputsSeen {
+  #layout: 'flat' | 'keyed' = 'flat';
+  #row: Row = {};
+  #entries: ReadonlyMap<string, DeploymentEntry> = new Map();
+  readonly #agents = new Map<string, Row>();
+  #plans: readonly AgentPlanPart[] | undefined;
+
+  readonly view: EventView = (event) => {
+    const { agent } = event;
+    if (event.kind === 'planned' && agent === undefined && 'verdict' in event.report) {
+      this.#row = planRow(event.report);
+    }
+    if (event.kind !== 'outputs') return;
+    if (event.plans !== undefined) this.#plans = event.plans;
+    if (event.entries !== undefined) this.#entries = event.entries;
+    if (agent !== undefined) this.#layout = 'keyed';
+    if (event.deployment === undefined) return;
+    const row = deploymentRow(event.deployment);
+    if (agent === undefined) this.#row = row;
+    else this.#agents.set(agent, row);
+  };
+
+  /** Its outputs are the manifest's, even before any is set. */
+  expectAgents(): void {
+    this.#layout = 'keyed';
+  }
+
+  /** The manifest's agents in its order, then any other whose run set outputs. */
+  #manifest(): ManifestRows {
+    const keys = [...new Set([...this.#entries.keys(), ...this.#agents.keys()])];
+    const agents = keys.map((key) => {
+      const entry = this.#entries.get(key);
+      return { key, entry, row: this.#agents.get(key) ?? {}, error: entry?.error };
+    });
+    return { agents, ...manifestLiveness(this.#entries.values()) };
+  }
+
+  json(error?: string): Record<string, unknown> {
+    if (this.#plans !== undefined) return plansJson(this.#plans, error);
+    return this.#layout === 'keyed'
+      ? keyedJson(this.#manifest(), error)
+      : outputsJson(this.#row, error);
+  }
+
+  dotenv(maxKeys: number): { text: string; skipped: DotenvLeftOut[] } {
+    if (this.#plans !== undefined) return plansDotenv(this.#plans, maxKeys);
+    return this.#layout === 'keyed'
+      ? keyedDotenv(this.#manifest(), maxKeys)
+      : outputsDotenv(this.#row, maxKeys);
+  }
 }

@@ -1,26 +1,17 @@
 /**
- * How wide text is on a terminal, in screen columns, and text cut to a
- * number of columns: the one place the live line and the `list`/`repos`
- * tables measure. East Asian wide characters and emoji take two columns,
- * combining marks none, colour sequences none (string-width knows the
- * Unicode tables; a hand-kept table would fall behind them). A cut never
- * splits a grapheme (a letter and its marks, an emoji sequence, a flag),
+ * Text measured and cut in screen columns (string-width knows the Unicode
+ * tables; a hand-kept one would fall behind). A cut never splits a grapheme,
  * so it never leaves half a surrogate pair.
  */
 import stringWidth from 'string-width';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** `text`'s width on a terminal, in columns (colour sequences take none). */
 export function screenWidth(text: string): number {
   return stringWidth(text);
 }
 
-/**
- * `text` cut to at most `columns` columns, its last column `…` when cut.
- * `text` is plain: no colour sequences (they are counted as no column but
- * would be cut through).
- */
+/** Its last column `…` when cut. Plain text only: a colour sequence would be cut through. */
 export function cutToWidth(text: string, columns: number): string {
   if (screenWidth(text) <= columns) return text;
   if (columns <= 0) return '';
@@ -28,7 +19,6 @@ export function cutToWidth(text: string, columns: number): string {
   return `${leading(segments, columns - 1).join('')}…`;
 }
 
-/** The first of `segments` (graphemes) that fit in `columns` columns together. */
 function leading(segments: readonly string[], columns: number): string[] {
   const kept: string[] = [];
   let used = 0;
@@ -41,11 +31,7 @@ function leading(segments: readonly string[], columns: number): string[] {
   return kept;
 }
 
-/**
- * `text` cut in the middle to at most `columns` columns: its start and its
- * end kept, `…` between them (`checkout-assi…-pr-7`), so that two names that
- * differ only at their end stay apart. Plain text, as `cutToWidth`.
- */
+/** `checkout-assi…-pr-7`: two names that differ only at their end stay apart. Plain text. */
 export function cutMiddle(text: string, columns: number): string {
   if (screenWidth(text) <= columns) return text;
   if (columns <= 0) return '';
@@ -57,20 +43,13 @@ export function cutMiddle(text: string, columns: number): string {
   return `${start.join('')}…${end.join('')}`;
 }
 
-/** `text` padded with spaces to `columns` columns (as `padEnd`, in columns). */
 export function padToWidth(text: string, columns: number): string {
   return text + ' '.repeat(Math.max(0, columns - screenWidth(text)));
 }
 
-/** How a row that goes on the row before starts (`wrapAtSpaces`). */
 const GOES_ON = '  ';
 
-/**
- * `line` broken at its spaces into rows of at most `columns` columns, each
- * row after the first indented, so that a terminal never breaks a word (an
- * id, an address) in two; a word wider than the row stays whole on its own.
- * A line that fits is as it was. Colour sequences take no column.
- */
+/** Broken at spaces, rows after the first indented, so a terminal never breaks a word (an id) in two. */
 export function wrapAtSpaces(line: string, columns: number): string {
   if (screenWidth(line) <= columns) return line;
   const rows: string[] = [];

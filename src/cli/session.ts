@@ -1,16 +1,12 @@
 /**
- * What every command sets up before it runs: a redactor that knows the
- * secrets read, the log on stderr through it, the `--events` stream when
- * asked for, and SIGINT and SIGTERM. The first signal stops the run (the
- * session's signal aborts, and the command says why it ended); a second
- * ends the log's live line and quits at once with 130.
+ * What every command sets up: the redactor, the log and `--events` through
+ * it, and the signals: the first stops the run, a second quits at once (130).
  */
 import { Redactor } from '../common/redact.js';
 import { EventStream, heartbeatMsFrom } from './events.js';
 import { commandLog } from './log.js';
 import { EXIT, type CliWorld } from './world.js';
 
-/** The `--events` stream on stdout, when asked for. */
 export function eventStream(
   wanted: boolean,
   world: CliWorld,
@@ -26,7 +22,6 @@ export function eventStream(
 
 export type Session = ReturnType<typeof openSession>;
 
-/** Sets a command up: the secrets it read are redacted from everything it writes. */
 export function openSession(
   secretValues: readonly string[],
   world: CliWorld,
@@ -38,26 +33,18 @@ export function openSession(
   const events = eventStream(wantsEvents, world, redact);
   const log = commandLog(world.stderr, world.env, redact);
   const controller = new AbortController();
-  /** A warning of the command's own: in the log, and in the stream. */
   const warn = (message: string) => {
     log.warning(message);
     events?.warn(message);
   };
   return {
     redactor,
-    /** Every secret known so far replaced by `***`. */
     redact,
     log,
-    /** The `--events` stream; undefined when not asked for. */
     events,
-    /** Aborted by the first SIGINT or SIGTERM. */
     signal: controller.signal,
     warn,
-    /**
-     * Runs `work` while listening for SIGINT and SIGTERM, and closes the log
-     * after. On a second signal, `quitting` says what must still be said (the
-     * stream's result line) before the process ends with 130.
-     */
+    /** On a second signal, `quitting` writes what must still be said (the result line). */
     async interruptible<T>(work: () => Promise<T>, quitting?: (signal: string) => void) {
       const stopListening = world.onSignal((signal) => {
         if (controller.signal.aborted) {

@@ -1,27 +1,19 @@
-/**
- * What the command reads besides its arguments (the environment, files named
- * by an option, within their caps), and the `Reading` that gathers the values
- * read from them and every problem found.
- */
+/** What the command reads besides its arguments, and the `Reading` that gathers values and problems. */
 import { BoundedReadError, KIB, MIB } from '../inputs/bounded-read.js';
 import type { CommandInput } from './options.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** What the command reads from the world besides its arguments. */
 export interface ArgumentSources {
   env: Environment;
-  /**
-   * Reads a file named by an option (UTF-8), at most `cap` bytes; throws when
-   * it cannot, or (`BoundedReadError`) when it is larger or never ends.
-   */
+  /** At most `cap` bytes; a `BoundedReadError` when it is larger or never ends. */
   readFile: (path: string, cap: number) => string;
 }
 
 /** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
 export const FILE_CAPS = { 'api-key-file': 64 * KIB, 'secrets-file': MIB } as const;
 
-/** Gathers the values read so far and every problem found, to report them all at once. */
+/** Every problem found, to report them all at once. */
 export class Reading {
   readonly problems: string[] = [];
   readonly inputs: Partial<Record<CommandInput, string>> = {};
@@ -56,11 +48,7 @@ export class Reading {
       }
       const code = (error as NodeJS.ErrnoException | undefined)?.code;
       const why =
-        code === 'ENOENT'
-          ? 'no such file'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : (code ?? 'unreadable');
+        { ENOENT: 'no such file', EISDIR: 'it is a directory' }[code ?? ''] ?? code ?? 'unreadable';
       this.problems.push(`--${option} ${path}: cannot read it (${why})`);
       return undefined;
     }

@@ -1,15 +1,10 @@
-/**
- * The command's own words where the action's do not fit: the action speaks
- * of inputs, the workflow and the step; the command of options, variables
- * and the CI system it runs in. Everything else is action.yml's wording.
- */
+/** The command's own words (options, variables, the CI) where the action's (inputs, the step) do not fit. */
 import type { InputName } from '../inputs/core-inputs.js';
 import { LIST_CAP, type ListOwnInput } from '../inputs/fleet-inputs.js';
 import type { PLAN_OWN_INPUTS } from '../inputs/plan-inputs.js';
 import { DEPLOYMENT_TYPES, STATUSES } from '../service/schemas.js';
 import type { RemedyWords } from '../service/answers.js';
 
-/** How a remedy names what the user gives: the command's options and variables. */
 export const COMMAND_WORDS: RemedyWords = {
   apiKey: 'DEPLOY_API_KEY or --api-key-file',
   apiKeyHeader: '--api-key-header',
@@ -31,11 +26,7 @@ export const COMMAND_WORDS: RemedyWords = {
   noWait: 'no --wait',
 };
 
-/**
- * The command's words where it runs: a proposed change is a merge request
- * on GitLab, a pull request on any other CI or terminal; the service's
- * address named as it was given (`--api-url` or `DEPLOY_API_URL`), when known.
- */
+/** A merge request on GitLab, a pull request elsewhere; the API URL named as it was given. */
 export function commandWords(
   env: Readonly<Record<string, string | undefined>>,
   apiUrlFrom: string | undefined,
@@ -47,7 +38,6 @@ export function commandWords(
   };
 }
 
-/** The help's description of an input, where action.yml's speaks of the action's world. */
 export const COMMAND_DESCRIPTIONS: Readonly<Partial<Record<InputName, string>>> = {
   'api-key': 'Credential sent in the header named by --api-key-header. Masked and never printed.',
   'api-key-header':
@@ -60,13 +50,11 @@ export const COMMAND_DESCRIPTIONS: Readonly<Partial<Record<InputName, string>>> 
     'What to do when a reused deployment differs from what the command asks for: warn or fail.',
 };
 
-/** The help's description of the plan's own options (plan/action.yml's inputs, in the command's words). */
 export const PLAN_OPTION_DESCRIPTIONS: Readonly<Record<keyof typeof PLAN_OWN_INPUTS, string>> = {
   'on-change':
     'fail: exit 1 when the plan holds a difference the deploy would not apply, so a required CI job can block the merge. none: it only reports.',
 };
 
-/** The help's description of `list`'s own options. */
 export const LIST_OPTION_DESCRIPTIONS: Readonly<Record<ListOwnInput, string>> = {
   'name-contains': 'Only deployments whose name contains VALUE (the service matches it).',
   status: `Only deployments in this status (${STATUSES.join(', ')}; another value is passed on with a warning).`,

@@ -4,8 +4,7 @@
  * which decides what GitLab's limit on the number of variables cuts first.
  */
 import { describe, expect, it } from 'vitest';
-import { agentVariable, keyedDotenv, keyedJson } from '../../src/cli/outputs.ts';
-import { OutputsSeen } from '../../src/cli/outputs-seen.ts';
+import { agentVariable, keyedDotenv, keyedJson, OutputsSeen } from '../../src/cli/outputs.ts';
 import { deploymentEntry, keyedOutputs } from '../../src/run/decisions/report.ts';
 import type { DeploymentEntry } from '../../src/run/ports/findings.ts';
 import type { DeploymentSummary } from '../../src/run/ports/summaries.ts';

@@ -1,6 +1,6 @@
 /** The `origin` remote's URL, in each syntax git takes, as the code host and `owner/name`. */
 import { describe, expect, it } from 'vitest';
-import { parseRemoteUrl } from '../../src/cli/origin.ts';
+import { parseRemoteUrl } from '../../src/cli/git.ts';
 
 describe('parseRemoteUrl', () => {
   it.each([
