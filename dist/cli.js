@@ -29076,8 +29076,8 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8385);
-/* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2931);
+/* harmony import */ var _world_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4790);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29085,13 +29085,8 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 
 
 
-/**
- * The package's folder: dist/cli.js sits one level below package.json and
- * action.yml, in the repository and in the package. Joined at run time: a
- * path the bundler can work out would be copied into dist/ instead.
- */
+/** dist/.. (package.json, action.yml); joined at run time, else the bundler would copy the files into dist/. */
 const PACKAGE_DIR = [(0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url)), '..'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
-/** The package's version, read from its package.json when --help or --version asks. */
 function version() {
     try {
         const file = [PACKAGE_DIR, 'package.json'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
@@ -29109,8 +29104,8 @@ process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_4__/* .main */ .i)
     env: process.env,
     cwd: process.cwd(),
     // A reader that goes away (`| head`) ends output quietly, not with a stack trace.
-    stdout: (0,_pipe_end_js__WEBPACK_IMPORTED_MODULE_5__/* .quietWhenReaderGoes */ .Y)(process.stdout),
-    stderr: (0,_pipe_end_js__WEBPACK_IMPORTED_MODULE_5__/* .quietWhenReaderGoes */ .Y)(process.stderr),
+    stdout: (0,_world_js__WEBPACK_IMPORTED_MODULE_5__/* .quietWhenReaderGoes */ .Y)(process.stdout),
+    stderr: (0,_world_js__WEBPACK_IMPORTED_MODULE_5__/* .quietWhenReaderGoes */ .Y)(process.stderr),
     readFile: (path, cap) => (0,_inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__/* .readBounded */ .CB)(path, { cap }),
     writeFile: (path, text) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(path, text),
     version,
@@ -29131,7 +29126,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8385:
+/***/ 2931:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29145,16 +29140,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./src/common/errors.ts
-/**
- * The errors every part of the action shares. An `ActionError` is an
- * expected failure: its message is shown as it is, without a stack trace.
- * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/decisions/wait.ts).
- */
+/** An expected failure: its message is shown as it is, without a stack trace. */
 class ActionError extends Error {
     name = 'ActionError';
 }
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+/** SIGINT/SIGTERM. */
 class CancelledError extends ActionError {
     name = 'CancelledError';
 }
@@ -29178,83 +29168,48 @@ function describeError(error) {
 
 ;// CONCATENATED MODULE: ./src/common/characters.ts
 /**
- * The one place that says what a control character and a line break are,
- * and which of them each kind of text may hold. Every writer and parser
- * takes its set from here.
- *
- * - A line break is every sequence some reader ends a line at: LF, a lone
- *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
- *   Unicode separators U+2028 and U+2029.
- * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
- *   (U+0080–U+009F; an ANSI escape starts with ESC).
- * - A bidirectional control is every code point of Unicode's `Bidi_Control`
- *   property (`\p{Bidi_Control}`, the whole set as the running JavaScript
- *   engine knows it: U+061C ARABIC LETTER MARK, U+200E, U+200F,
- *   U+202A–U+202E, U+2066–U+2069 in Unicode 16): it reorders what a person
- *   sees. Taken from the property, never listed by hand.
+ * The one place that says what a control character and a line break are, and which each kind
+ * of text may hold. A line break is what any reader ends a line at: LF, a lone CR (the runner,
+ * as .NET's `ReadLine`), CRLF, NEL, U+2028, U+2029. A control is C0 (tab included), DEL, C1.
+ * A bidirectional control (it reorders what a person sees) is taken from Unicode's
+ * `\p{Bidi_Control}` property, never listed by hand.
  */
 /* eslint-disable no-control-regex -- naming control characters is this file's job */
 /** Every line-break sequence, each matched whole (CRLF as one). */
 const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
 /** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
 const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
-/**
- * What must not reach one line of output raw (a log line, a status, a cell
- * of the comment or the summary): every control character, every line
- * break and every bidirectional control. Global, for `replace`.
- */
+/** What must not reach one line of output raw (a log line, a status, a cell). */
 const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
 /** The same, a run of them at a time, for text flattened to one line. */
 const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
-/**
- * What `JSON.stringify` leaves raw inside a string that must not reach a line
- * raw: DEL, C1 (NEL included), U+2028, U+2029 and every bidirectional
- * control (it escapes C0 itself). Global, for `replace`.
- */
+/** What `JSON.stringify` leaves raw in a string (it escapes C0 itself) that must not reach a line. */
 const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
-/**
- * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
- * breaks included. C1 and the separators are accepted, as they always were:
- * an input is the workflow author's text, not the service's.
- */
+/** What a one-line input refuses; C1 and the separators pass: an input is the author's text, not the service's. */
 const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
-/**
- * What a name GitHub shows and puts in addresses refuses (an environment):
- * every control character and line break.
- */
+/** What a name GitHub shows and puts in addresses (an environment) refuses. */
 const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-/** Whether `text` holds a line break. */
 function hasLineBreak(text) {
     return LINE_BREAK.test(text);
 }
-/** Whether `text` holds a control character (C0, DEL or C1). */
 function hasControlCharacter(text) {
     return /[\u0000-\u001f\u007f-\u009f]/.test(text);
 }
-/** A character as a `%XX` escape (upper-case hex), as a URL carries it. */
+/** `%XX`, upper-case hex. */
 function characters_percentEscape(character) {
     return `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 }
-/** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
+/** `\uXXXX`, lower-case hex. */
 function unicodeEscape(character) {
     return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/common/json-text.ts
-/**
- * JSON text safe for every line reader: what `JSON.stringify` writes, with
- * the characters it leaves raw inside strings and some reader ends a line
- * at (NEL, U+2028, U+2029 for Python's `str.splitlines()`, JavaScript's
- * `readline`, editors) or a terminal obeys (C1 controls, bidirectional
- * controls) written as `\uXXXX` escapes. Still exact JSON: it parses back to
- * the same value. Every JSON the command writes (`--events` lines, `--json`,
- * `list` and `repos --json`) goes through here.
- */
 
 /**
- * `JSON.stringify(value, null, indent)` with every character of
- * `RAW_IN_JSON_TEXT` escaped. Outside strings JSON text holds only ASCII, so
- * each such character is inside a string, where an escape means the same.
+ * Every JSON the command writes: `JSON.stringify`'s, with what a line reader ends a line at
+ * (NEL, U+2028, U+2029) or a terminal obeys (C1, bidi controls) escaped. Still exact JSON:
+ * outside strings JSON holds only ASCII, and inside one an escape means the same.
  */
 function lineSafeJson(value, indent) {
     const text = JSON.stringify(value, null, indent);
@@ -29264,10 +29219,7 @@ function lineSafeJson(value, indent) {
 }
 
 ;// CONCATENATED MODULE: ./src/common/runtime.ts
-/**
- * What every module needs from the world, passed in rather than imported:
- * time (a clock tests can fake), logging, and how values are written in a log.
- */
+/** What every module needs from the world, passed in rather than imported, and how a log writes values. */
 
 
 const cancelled = () => new CancelledError('The run was cancelled');
@@ -29300,10 +29252,8 @@ function runtime_formatDuration(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
 /**
- * A value that came from the service, made fit for one log line: line breaks
- * and other control characters shown escaped (`\r`, `\u001b`), not
- * interpreted, so that it cannot start a line of its own (a line starting
- * with `::` is a runner command) nor colour or rewrite the log.
+ * A service value fit for one log line: controls shown escaped (`\r`, `\u001b`), so it cannot
+ * start a line of its own (`::` starts a runner command) nor colour or rewrite the log.
  */
 function untrusted(value) {
     return value.replace(UNSAFE_IN_A_LINE, (character) => {
@@ -29312,11 +29262,8 @@ function untrusted(value) {
     });
 }
 /**
- * The last defence for text the action logs: a line that would start a
- * runner command (`::name::`, leading white space ignored as the runner
- * does) is shown with a marker in front, so only the action's own
- * `@actions/core` calls issue commands. A line ends at any break a reader
- * honours, a lone CR included.
+ * The last defence for logged text: a line (ended by any break, a lone CR included) that would
+ * start a runner command (`::name::`, after white space) gets a marker in front.
  */
 function neutraliseCommands(text) {
     return text
@@ -29326,8 +29273,7 @@ function neutraliseCommands(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/common/text.ts
-/** How commits are matched and written, the same way everywhere. */
-/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+/** Either case; the service records full shas only. */
 const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 function shortSha(sha) {
     return sha?.slice(0, 12);
@@ -29339,11 +29285,7 @@ function withoutTrailingSlashes(address) {
         end--;
     return address.slice(0, end);
 }
-/**
- * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
- * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
- * pronoun, `plural(n, 'it', 'them')`.
- */
+/** `${n} ${plural(n, 'difference')}`, `plural(n, 'it', 'them')`. */
 function plural(count, one, many = `${one}s`) {
     return count === 1 ? one : many;
 }
@@ -29351,39 +29293,21 @@ function plural(count, one, many = `${one}s`) {
 // EXTERNAL MODULE: ./src/inputs/bounded-read.ts
 var bounded_read = __nccwpck_require__(4033);
 ;// CONCATENATED MODULE: ./src/inputs/errors.ts
-/**
- * What a bad input raises: a parser's `Invalid` (what is wrong with one
- * value), turned into one `InputError` naming every bad input.
- */
 
-/**
- * Thrown by an input's parser: what is wrong with the value, without naming
- * the input (the declared list knows which input it parses, and turns it
- * into an `InputError`).
- */
+/** What is wrong with a value, not naming the input: the declared list knows it. */
 class Invalid extends Error {
     name = 'Invalid';
 }
-/**
- * Thrown by a parser for an empty value where one is needed: what a secret
- * the run was not given leaves (a fork's run gets none), so it is not
- * reported after the problem of the run that explains it.
- */
+/** An empty value where one is needed, as a secret a fork's run was not given leaves: not reported after the run's problem. */
 class EmptyValue extends Invalid {
     name = 'EmptyValue';
 }
-/** Each problem as a line: `input 'name': what is wrong`. */
 function problemLine({ input, problem }) {
     return `input '${input}': ${problem}`;
 }
-/**
- * One or more bad inputs, found before any request is sent. A `lead` is a
- * problem of the run rather than of a value (an empty api key on a fork's
- * pull request): the message starts with it, and the other problems follow.
- */
+/** A `lead` is a problem of the run rather than of a value: the message starts with it. */
 class errors_InputError extends ActionError {
     name = 'InputError';
-    /** Every problem, the lead first. */
     problems;
     lead;
     constructor(problems, lead) {
@@ -29403,7 +29327,6 @@ class errors_InputError extends ActionError {
         this.lead = lead;
     }
 }
-/** Ends a parser with what is wrong with the value. */
 function fail(message) {
     throw new Invalid(message);
 }
@@ -29420,18 +29343,12 @@ const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 const TIME = '\\d{2}:\\d{2}:\\d{2}';
-/**
- * The three forms of an HTTP date (RFC 9110, 5.6.7): IMF-fixdate, the
- * obsolete RFC 850 form and asctime. Only these are read as a date: what
- * `Date.parse` alone takes (`-5`, `2025`, `soon 1`) is not one.
- */
+/** The three forms of an HTTP date (RFC 9110, 5.6.7); what `Date.parse` alone takes (`-5`, `2025`) is not one. */
 const HTTP_DATE = new RegExp(`^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`);
 /**
- * `Retry-After` in milliseconds, or undefined when it says nothing usable
- * (RFC 9110, 10.2.3): a whole number of seconds (`0` included), or an HTTP
- * date still to come. Anything else (`-5`, `1.5`, `soon`) and a date already
- * past are ignored, so the caller's back-off applies: a hostile or stale
- * header never makes the retries come faster than the back-off would.
+ * `Retry-After` in milliseconds (RFC 9110, 10.2.3): whole seconds or a date to come. Anything
+ * else (`-5`, `1.5`, a past date) is ignored, so a hostile or stale header never makes the
+ * retries come faster than the back-off would.
  */
 function parseRetryAfter(value, wallTime) {
     const trimmed = value?.trim() ?? '';
@@ -29444,7 +29361,7 @@ function parseRetryAfter(value, wallTime) {
         return undefined;
     return date - wallTime;
 }
-/** The delay after failed attempt number `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
+/** After failed attempt `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
 function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
     const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = policy;
     if (retryAfterMs !== undefined)
@@ -29455,18 +29372,12 @@ function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
 
 ;// CONCATENATED MODULE: ./src/run/ports/pace.ts
 /**
- * How long the run waits between attempts and between checks: the shipped
- * defaults (`DEFAULT_RETRY_POLICY`, `DEFAULT_WAIT`), or shorter for tests of
- * retries and waits only. Like the GitHub side's test budget, a variable can
- * only shorten them, never lengthen them, and nothing else changes: the same
- * attempts, the same growth, the same deadlines.
- *
- * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second
- *   attempt (default 1 s; it doubles for each further attempt, up to 20 s).
- * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks
- *   of a wait (default: the schedule of `DEFAULT_WAIT`, 1 s then 2 s).
- * - `DEPLOY_AGENT_HEARTBEAT_MS`: while a wait sees no change, how often the
- *   log still says so (default 30 s).
+ * How long the run waits between attempts and between checks. For tests, a variable can only
+ * shorten them, never lengthen them; nothing else changes (attempts, growth, deadlines):
+ * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second attempt (1 s,
+ *   doubling up to 20 s);
+ * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks (2 s);
+ * - `DEPLOY_AGENT_HEARTBEAT_MS`: how often the log says a wait sees no change (30 s).
  */
 
 const DEFAULT_WAIT = {
@@ -29478,15 +29389,11 @@ const DEFAULT_WAIT = {
     heartbeatMs: 30_000,
 };
 const DEFAULT_PACE = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
-/**
- * The milliseconds a test-only variable asks for, never more than `limit`:
- * `limit` itself when the text is not a positive number (unset, empty, a word).
- */
+/** A test-only variable's milliseconds, at most `limit`; `limit` when not a positive number. */
 function shortenedMs(text, limit) {
     const wanted = Number(text);
     return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
 }
-/** The pace an environment (the process's, as the adapter hands it over) asks for. */
 function paceFrom(env) {
     const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
     const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
@@ -29508,11 +29415,9 @@ function paceFrom(env) {
 
 ;// CONCATENATED MODULE: ./src/service/undici.ts
 let loaded;
-/** undici, loaded once (part of the bundle, evaluated only now). */
 async function loadUndici() {
     return (loaded ??= await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6752, 19)));
 }
-/** undici, already loaded by `loadUndici()`; a programming error otherwise. */
 function loadedUndici() {
     if (loaded === undefined)
         throw new Error('undici is used before loadUndici() loaded it');
@@ -29522,10 +29427,7 @@ function loadedUndici() {
 ;// CONCATENATED MODULE: ./src/service/proxy.ts
 
 
-/**
- * The proxy settings in an environment (the process's, as the adapter hands
- * it over), read as undici reads them: the lower-case name first.
- */
+/** Read as undici reads them: the lower-case name first. */
 function proxySettingsFrom(env) {
     return {
         httpsProxy: proxyAddress(env, 'https_proxy', 'HTTPS_PROXY'),
@@ -29533,11 +29435,7 @@ function proxySettingsFrom(env) {
         noProxy: env.no_proxy ?? env.NO_PROXY,
     };
 }
-/**
- * A proxy variable's value, checked before any request as undici will read it: an
- * `http:` or `https:` origin (user and password allowed), no path, query or fragment.
- * The error names the variable, never its value (it may hold a password).
- */
+/** Checked before any request; the error names the variable, never its value (it may hold a password). */
 function proxyAddress(env, lower, upper) {
     const name = env[lower] !== undefined ? lower : upper;
     const value = env[name];
@@ -29554,23 +29452,13 @@ function proxyAddress(env, lower, upper) {
     }
     return value;
 }
-/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
-const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
-/**
- * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
- * dropped: the step log would show it on stderr, and users read it as a
- * fault. Every other warning goes through.
- */
+/** Drops undici's "EnvHttpProxyAgent is experimental" warning (users read it as a fault), only that one. */
 function withoutExperimentalWarning(make) {
     // Put back as it was, unbound: it is process's own method.
     // eslint-disable-next-line @typescript-eslint/unbound-method
     const emitWarning = process.emitWarning;
     process.emitWarning = (warning, ...rest) => {
-        const [options] = rest;
-        const code = typeof options === 'object' && options !== null && 'code' in options
-            ? options.code
-            : undefined;
-        if (code === EXPERIMENTAL_WARNING)
+        if (rest[0]?.code === 'UNDICI-EHPA')
             return;
         Reflect.apply(emitWarning, process, [warning, ...rest]);
     };
@@ -29582,9 +29470,8 @@ function withoutExperimentalWarning(make) {
     }
 }
 /**
- * A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set.
- * `options` reach undici's agents: `connect` the direct ones (hosts in `NO_PROXY`),
- * `requestTls` the target's TLS through a tunnel.
+ * Undefined (undici's global one) when no proxy is set. `options.connect` reaches the direct
+ * agents (hosts in `NO_PROXY`), `requestTls` the target's TLS through a tunnel.
  */
 function proxyDispatcher(proxy, options = {}) {
     const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
@@ -29595,15 +29482,12 @@ function proxyDispatcher(proxy, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/common/address.ts
 /**
- * The one rule for an address the action publishes (the `url` output, the
- * deployment's `custom_url` in the `deployment` output and the command's
- * `--json`, a GitHub deployment's `environment_url`, every link in the
- * comment and the summary): an `http(s)` address, never a user or a
- * password. An address with credentials is published without them; the
- * caller masks what was removed before anything is written.
+ * The one rule for an address the action publishes (outputs, `--json`, `environment_url`,
+ * every link): `http(s)`, never a user or a password. One with credentials is published
+ * without them; the caller masks what was removed before anything is written.
  */
 
-/** The address as it may be published, or why it may not. */
+/** `removed`: the password, decoded and as written, to mask. */
 function publishableAddress(text) {
     let url;
     try {
@@ -29626,7 +29510,6 @@ function publishableAddress(text) {
     url.password = '';
     return { ok: true, address: url.href, removed, hadCredentials };
 }
-/** The address when it may be published as it is or without its credentials, else undefined. */
 function address_publishedOrNothing(text) {
     if (text === undefined || text === null || text === '')
         return undefined;
@@ -29655,11 +29538,7 @@ function isLoopback(hostname) {
         octets[0] === '127' &&
         octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
 }
-/**
- * What keeps `url` from being an address the action sends a request to:
- * credentials in it, plain http:// off a loopback host, another scheme.
- * Each caller says it in its own words; the rule is this one.
- */
+/** What keeps `url` from being an address the action sends a request to; each caller words it. */
 function webAddressFault(url) {
     if (url.username !== '' || url.password !== '')
         return 'credentials';
@@ -29667,11 +29546,7 @@ function webAddressFault(url) {
         return isLoopback(url.hostname) ? undefined : 'plain-http';
     return url.protocol === 'https:' ? undefined : 'scheme';
 }
-/**
- * An address as it may be shown: scheme, host and path, without credentials, query or
- * fragment (a query may carry a key). Text that is not an address is shown as nothing
- * of it, in a few words.
- */
+/** Scheme, host and path: no credentials, query (it may carry a key) or fragment. */
 function shownAddress(address) {
     let url;
     try {
@@ -29685,31 +29560,20 @@ function shownAddress(address) {
 
 ;// CONCATENATED MODULE: ./src/common/github-text.ts
 /**
- * The one writer of text that goes to GitHub: the pull request comment
- * (Markdown), the job summary and the command's `--summary` (HTML inside
- * Markdown), and deployment statuses (plain text on one line). Text from the
- * service is data in all of them: it shows as the text it is, never as HTML,
- * a link, an image, an autolink, a mention (`@name`) or an issue reference
- * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
- * to addresses the address rule lets through (`common/address.ts`).
+ * The one writer of text that goes to GitHub: the comment (Markdown), the job summary and
+ * `--summary` (HTML inside Markdown), deployment statuses (one plain line). Service text is
+ * data in all of them: never HTML, a link, an image, a mention (`@name`) or an issue reference
+ * (`#12`, `owner/repo#3`, `GH-12`). The only links are built here, to addresses
+ * `common/address.ts` lets through.
  *
- * GitHub renders Markdown with cmark-gfm, then links mentions, issue
- * references and bare addresses in the text it rendered (outside code and
- * links), whether the text came from Markdown or from HTML: an entity such
- * as `&#64;` decodes back to `@` before that. So a zero-width space goes
- * after every `@`, `#` and `GH-` in service text; an address in it
- * (`https://…`, `www.…`) sits in a code span, where GitHub links nothing and
- * a reader copies it as it is; and code spans hold what reads best as code
- * (ids, names, commits). Nothing is linked inside a code span, a `<pre>` or
- * a link, so the text there is only escaped.
- *
- * A new kind of GitHub text adds its writer here.
+ * GitHub links mentions, references and bare addresses in the rendered text (outside code and
+ * links), from Markdown or HTML alike (`&#64;` decodes back to `@` first). So a zero-width
+ * space follows every `@`, `#` and `GH-` in service text, and an address in it sits in a code
+ * span (linked by nothing, copied as it is). Inside code, `<pre>` or a link, text is only escaped.
  */
 
 
-/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
 const ZWSP = '\u200b';
-/** `text` cut to `max` characters, the last one `…` when cut. */
 function cut(text, max) {
     const characters = [...text];
     return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
@@ -29718,29 +29582,25 @@ function cut(text, max) {
 function oneLine(value, max = Infinity) {
     return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
 }
-/** A mention or an issue reference GitHub would link in rendered text, made inert by a zero-width space. */
 function inert(text) {
     return text
         .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
         .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
 }
 /**
- * An address GitHub would link in text: a scheme's `://` or `www.`, up to a
- * space or a character no code span or table cell keeps as it is. The scheme
- * is bounded, so that a long word without `://` is not read again from each
- * of its letters.
+ * An address GitHub would link: a scheme's `://` or `www.`, up to a space or a character no code
+ * span or table cell keeps. The scheme is bounded, so a long word is not read again from each letter.
  */
 const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
 /** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
 const TRAILING = new Set('.,:;!?*_~)]}');
-/** `address` without the punctuation after it (a loop: a `[…]+$` reads the rest again from each). */
+/** A loop: a `[…]+$` would read the rest again from each. */
 function withoutTrailing(address) {
     let end = address.length;
     while (end > 0 && TRAILING.has(address.charAt(end - 1)))
         end--;
     return address.slice(0, end);
 }
-/** `text` with each address written by `address` and the text between by `prose`. */
 function withAddresses(text, prose, address) {
     let written = '';
     let from = 0;
@@ -29753,31 +29613,21 @@ function withAddresses(text, prose, address) {
     }
     return written + prose(text.slice(from));
 }
-// ---- plain text: deployment statuses and descriptions --------------------------------------------
-/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
+/** A deployment status or description: GitHub shows it as it is. */
 function plainLine(value, max) {
     return cut(oneLine(value).trim(), max);
 }
-// ---- Markdown: the pull request comment ---------------------------------------------------------
 /**
- * Inline Markdown punctuation that can start markup anywhere in a line: a
- * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
- * only at the start of a line, where service text never is; `!` only before
- * a `[`, which is escaped.)
+ * Punctuation that starts Markdown markup anywhere in a line, escaped. (`-`, `+`, `=`, `#`, `>`
+ * do only at a line's start, where service text never is; `!` only before an escaped `[`.)
  */
 const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
-/**
- * Service text as inline Markdown: on one line, cut to `max`, the punctuation
- * that would start markup escaped, nothing GitHub would link.
- */
 function markdownText(value, max = 300) {
     return withAddresses(oneLine(value, max), (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`), (address) => markdownCode(address, Infinity));
 }
 /**
- * Service text as a code span, which reads best for ids, names and commits:
- * fenced by more backticks than any run inside, on one line, cut to `max`.
- * In a table cell a `|` ends the cell even inside a code span, so it is
- * escaped there (GitHub shows `|`).
+ * For ids, names and commits: fenced by more backticks than any run inside. In a table a `|`
+ * ends the cell even inside a code span, so it is escaped there (GitHub shows `|`).
  */
 function markdownCode(value, max = 300, inTable = true) {
     const text = oneLine(value, max);
@@ -29785,8 +29635,7 @@ function markdownCode(value, max = 300, inTable = true) {
         return '(none)';
     const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
     const fence = '`'.repeat(longest + 1);
-    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
-    // each side: CommonMark takes one away from each.
+    // CommonMark takes a space from each end of a span that starts or ends with one or a backtick.
     const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
     const padded = pad ? ` ${text} ` : text;
     const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
@@ -29801,7 +29650,6 @@ function markdownLink(text, address) {
         return undefined;
     return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEscape)})`;
 }
-// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
 const HTML_ESCAPES = {
     '&': '&amp;',
     '<': '&lt;',
@@ -29809,28 +29657,19 @@ const HTML_ESCAPES = {
     '"': '&quot;',
     "'": '&#39;',
 };
-/** HTML's own characters as references. */
-function htmlEscaped(text) {
-    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-/**
- * Characters Markdown could take for markup should the HTML block end early
- * (it cannot: no blank line gets in), as character references.
- */
+/** What Markdown could take for markup should the HTML block end early (no blank line gets in). */
 const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
-/** Text escaped for the summary's HTML, as it is: for where GitHub links nothing (code, pre, a link). */
+/** For where GitHub links nothing (code, pre, a link). */
 function htmlLiteral(text) {
-    return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+    return text
+        .replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c)
+        .replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
 }
-/**
- * Service text for the summary's HTML: on one line (a blank line would end
- * the HTML block), cut to `max`, escaped, nothing GitHub would link.
- */
+/** On one line: a blank line would end the HTML block. */
 function htmlText(value, max = 1_000) {
     // Made inert before it is escaped: the references written then hold a '#' of their own.
     return withAddresses(oneLine(value, max), (part) => htmlLiteral(inert(part)), (address) => `<code>${htmlLiteral(address)}</code>`);
 }
-/** Service text in `<code>`, which reads best for ids, names, commits and addresses. */
 function htmlCode(value, max = 300) {
     return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
 }
@@ -29843,10 +29682,7 @@ function htmlLink(text, address) {
     // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
     return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }
-/**
- * Several lines of text for a `<pre>` in the summary: its lines kept, each
- * escaped, no blank one (the HTML block would end before its closing tag).
- */
+/** For a `<pre>`: no blank line, or the HTML block would end before its closing tag. */
 function htmlLines(value) {
     return value
         .split(LINE_BREAK)
@@ -29857,23 +29693,15 @@ function htmlLines(value) {
 
 ;// CONCATENATED MODULE: ./src/common/summary.ts
 /**
- * A job summary within GitHub's limit. GitHub refuses a step summary over
- * 1 MiB (in UTF-8 bytes), and a summary holds lists as long as the service
- * makes them (a deployment's secrets, each one a drift row), escaped, so
- * one of them can be several times the limit. A summary is written as parts:
- * fixed ones, and lists that are cut to what fits, with a count of what was
- * left out, as the comments are cut. The deploy's, the plan's and the
- * retire's summaries are all written through `boundedSummary`.
+ * A job summary within GitHub's 1 MiB (UTF-8) limit. Its lists are as long as the service makes
+ * them (each secret a drift row), so it is written as fixed parts and lists cut to what fits,
+ * with a count of what was left out.
  */
-/** What a summary may take: a margin under GitHub's 1 MiB, as the redaction after it may grow it. */
+/** A margin under 1 MiB: the redaction after it may grow it. */
 const SUMMARY_BUDGET = 1_000_000;
 const bytesOf = (text) => Buffer.byteLength(text, 'utf8');
-/** Room kept for each list's head, tail and its note of what was left out. */
 const noteBytes = (list) => bytesOf(list.head) + bytesOf(list.tail) + bytesOf(list.leftOut(Number.MAX_SAFE_INTEGER)) + 3;
-/**
- * The parts joined by line breaks, within `budget` bytes: fixed parts whole,
- * then each list, in order, keeps its first lines that fit in what is left.
- */
+/** Fixed parts whole, then each list, in order, keeps its first lines that fit in what is left. */
 function boundedSummary(parts, budget = SUMMARY_BUDGET) {
     const fixed = parts.filter((part) => typeof part === 'string');
     const lists = parts.filter((part) => typeof part !== 'string');
@@ -29897,11 +29725,7 @@ function boundedSummary(parts, budget = SUMMARY_BUDGET) {
     });
     return within(written.join('\n'), budget);
 }
-/**
- * The last guard: a text over `budget` bytes cut at its last line break that
- * fits, saying how many bytes were left out (a fixed part can only be this
- * long if something upstream lost its own bound).
- */
+/** The last guard (only a fixed part that lost its own bound is this long): cut at a line break. */
 function within(text, budget = SUMMARY_BUDGET) {
     const size = bytesOf(text);
     if (size <= budget)
@@ -29921,18 +29745,12 @@ function within(text, budget = SUMMARY_BUDGET) {
 var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: ./src/common/redact.ts
 /**
- * Removes secret values from free text (log lines, error messages, the job
- * summary) before it is shown. Outputs are not free text: they are redacted
- * by structure (report.ts). The runner masks the values registered with
- * `core.setSecret` too, but only in the log it renders.
+ * Secret values out of free text (logs, messages, the summary); outputs are redacted by
+ * structure (report.ts). The runner's `core.setSecret` masks only the log it renders.
  */
 
 const MASK = '***';
-/**
- * Whether a value can be hidden in text without destroying it: `4`, `true`
- * or `off` occur everywhere (ids, counts, words), so replacing them would
- * garble every line and still not hide them.
- */
+/** `4`, `true` or `off` occur everywhere: replacing them would garble every line and hide nothing. */
 function isRedactable(value) {
     const trimmed = value.trim();
     return (trimmed.length >= 4 &&
@@ -29946,7 +29764,7 @@ function asciiEscaped(text, upper) {
         return `\\u${upper ? hex.toUpperCase() : hex}`;
     });
 }
-/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+/** Inside JSON: escaped quotes, `\/`, escaped non-ASCII. */
 function jsonForms(value) {
     const inner = JSON.stringify(value).slice(1, -1);
     const slashes = inner.replaceAll('/', '\\/');
@@ -29957,10 +29775,8 @@ function jsonForms(value) {
     ]);
 }
 /**
- * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
- * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
- * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
- * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
+ * Inside a URL or a form body: `encodeURIComponent`'s; RFC 3986's and Python's `quote` (`!'()*`
+ * too); form bodies (space as `+`) of Python's `urlencode` and of `URLSearchParams`.
  */
 function urlForms(value) {
     const component = encodeURIComponent(value);
@@ -29970,18 +29786,16 @@ function urlForms(value) {
 }
 class Redactor {
     #needles = new Set();
-    /** The needles by length, kept as they are added: a short text looks up only what it could hold. */
+    /** A short text looks up only what it could hold. */
     #byLength = new Map();
     /** Needles that hold the mask itself, which a replacement could make appear. */
     #holdingMask = new Set();
-    /** The values given to `add`, so that a value registered at every poll costs nothing again. */
+    /** A value registered at every poll costs nothing again. */
     #added = new Set();
     #sorted;
     /**
-     * Registers a secret value: the value, each of its lines that is
-     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
-     * value and lines that were not known yet, for the runner's mask; a value
-     * that is not redactable is not registered (see `isRedactable`).
+     * The value and each redactable line of it, in their JSON, URL and form forms. Returns those
+     * not known yet, for the runner's mask.
      */
     add(value) {
         if (this.#added.has(value))
@@ -30014,10 +29828,8 @@ class Redactor {
             this.#holdingMask.add(needle);
     }
     /**
-     * The needles that could be replaced in `text`, longest first: every one,
-     * or, when the needles far outnumber the places a needle could sit in
-     * `text` (a status among thousands of listed secrets), only those `text`
-     * holds, and those holding the mask. The replacements are the same.
+     * Longest first: every one, or, when they far outnumber the places one could sit in `text`
+     * (a status among thousands of secrets), only those it holds and those holding the mask.
      */
     #candidates(text) {
         if (text.length * this.#byLength.size >= this.#needles.size)
@@ -30032,11 +29844,7 @@ class Redactor {
         }
         return [...found].sort((a, b) => b.length - a.length);
     }
-    /**
-     * The first `characters` characters (code points) of `text` as it is, each secret value
-     * that begins among them replaced by `***`, one that runs past the cut whole: the head
-     * is cut from the text as received, and no part of a secret is left at its end.
-     */
+    /** The first `characters` code points as received, a secret that runs past the cut masked whole. */
     redactHead(text, characters) {
         const needles = this.#longestFirst();
         let out = '';
@@ -30054,7 +29862,7 @@ class Redactor {
         }
         return out;
     }
-    /** The needles, longest first, so that a secret containing another is replaced whole. */
+    /** A secret containing another is replaced whole. */
     #longestFirst() {
         this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
         return this.#sorted;
@@ -39613,38 +39421,26 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
-;// CONCATENATED MODULE: ./src/service/schema-parts.ts
+;// CONCATENATED MODULE: ./src/service/schema-family.ts
 /**
- * The building blocks of the service's schemas (schemas.ts): the field kinds its
- * interface uses, and the strict and loose object factories one definition is built with.
+ * The one definition of the service's nested resources, and the field kinds it is written
+ * with (schemas.ts builds it twice: strict for what the action sends, loose for answers).
  */
 
 /** An object whose inner structure the service interface does not show: anything goes. */
 const freeForm = () => record(schemas_string(), unknown());
-/** A string→string map (labels, annotations, resource quantities). */
+/** Labels, annotations, resource quantities. */
 const stringMap = () => record(schemas_string(), schemas_string());
 /**
- * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id
- * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
- * "expected string, received undefined".
+ * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id reads "Invalid
+ * UUID" as the contract names it; a missing one keeps zod's "expected string, received undefined".
  */
-const schema_parts_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
-const schema_parts_int = () => schemas_number().int();
-/**
- * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
- * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
- */
+const schema_family_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
+const schema_family_int = () => schemas_number().int();
+/** ISO 8601, with an offset (`Z`, `+02:00`) or without, any number of fractional digits. */
 const dateTime = () => iso_datetime({ offset: true, local: true });
-const schema_parts_strictObject = (shape) => strictObject(shape);
-const schema_parts_looseObject = (shape) => looseObject(shape);
-
-;// CONCATENATED MODULE: ./src/service/schema-family.ts
-/**
- * The one definition of the service's nested resources (schemas.ts builds it
- * twice: strict for what the action sends, loose for what the service answers).
- */
-
-
+const schema_family_strictObject = (shape) => strictObject(shape);
+const schema_family_looseObject = (shape) => looseObject(shape);
 /** Source kinds (docs/how-it-works.md, "The service's interface"). */
 const SOURCES = [
     'codehost',
@@ -39655,10 +39451,8 @@ const SOURCES = [
 ];
 const SourceSchema = lazy(() => schemas_enum(SOURCES));
 /**
- * The one definition of the nested resources, wrapped by `object` at every
- * level: strict for requests, loose for responses. Fields that exist only in
- * a request or only in a response are added with `.extend`, which keeps the
- * strictness of the object it extends.
+ * Wrapped by `object` at every level. Fields only a request or only an answer has are added
+ * with `.extend`, which keeps the strictness of the object it extends.
  */
 function buildFamily(object) {
     // volume_mounts item, also a container's volumeMounts item.
@@ -39707,47 +39501,39 @@ function buildFamily(object) {
     });
     // image_pull_secrets item; the service requires its name.
     const LocalObjectReference = object({ name: schemas_string() });
-    // resource_spec: all fields nullable.
     const ResourceSpec = object({
-        // main service
-        min_scale: schema_parts_int().nullish(),
-        max_scale: schema_parts_int().nullish(),
+        min_scale: schema_family_int().nullish(),
+        max_scale: schema_family_int().nullish(),
         cpu: schemas_number().nullish(),
         cpu_limit: schemas_number().nullish(),
-        memory_mb: schema_parts_int().nullish(),
-        memory_limit_mb: schema_parts_int().nullish(),
-        // queue
-        queue_min_scale: schema_parts_int().nullish(),
-        queue_max_scale: schema_parts_int().nullish(),
+        memory_mb: schema_family_int().nullish(),
+        memory_limit_mb: schema_family_int().nullish(),
+        queue_min_scale: schema_family_int().nullish(),
+        queue_max_scale: schema_family_int().nullish(),
         queue_cpu: schemas_number().nullish(),
         queue_cpu_limit: schemas_number().nullish(),
-        queue_memory_mb: schema_parts_int().nullish(),
-        queue_memory_limit_mb: schema_parts_int().nullish(),
-        // orchestrator
+        queue_memory_mb: schema_family_int().nullish(),
+        queue_memory_limit_mb: schema_family_int().nullish(),
         orchestrator_cpu: schemas_number().nullish(),
         orchestrator_cpu_limit: schemas_number().nullish(),
-        orchestrator_memory_mb: schema_parts_int().nullish(),
-        orchestrator_memory_limit_mb: schema_parts_int().nullish(),
-        orchestrator_min_scale: schema_parts_int().nullish(),
-        orchestrator_max_scale: schema_parts_int().nullish(),
-        // executor
+        orchestrator_memory_mb: schema_family_int().nullish(),
+        orchestrator_memory_limit_mb: schema_family_int().nullish(),
+        orchestrator_min_scale: schema_family_int().nullish(),
+        orchestrator_max_scale: schema_family_int().nullish(),
         executor_cpu: schemas_number().nullish(),
         executor_cpu_limit: schemas_number().nullish(),
-        executor_memory_mb: schema_parts_int().nullish(),
-        executor_memory_limit_mb: schema_parts_int().nullish(),
-        // redis
+        executor_memory_mb: schema_family_int().nullish(),
+        executor_memory_limit_mb: schema_family_int().nullish(),
         redis_cpu: schemas_number().nullish(),
         redis_cpu_limit: schemas_number().nullish(),
-        redis_memory_mb: schema_parts_int().nullish(),
-        redis_memory_limit_mb: schema_parts_int().nullish(),
-        // database
+        redis_memory_mb: schema_family_int().nullish(),
+        redis_memory_limit_mb: schema_family_int().nullish(),
         db_cpu: schemas_number().nullish(),
         db_cpu_limit: schemas_number().nullish(),
-        db_memory_mb: schema_parts_int().nullish(),
-        db_memory_limit_mb: schema_parts_int().nullish(),
-        db_storage_gi: schema_parts_int().nullish(),
-        db_max_connections: schema_parts_int().nullish(),
-        // placement and pod customization
+        db_memory_mb: schema_family_int().nullish(),
+        db_memory_limit_mb: schema_family_int().nullish(),
+        db_storage_gi: schema_family_int().nullish(),
+        db_max_connections: schema_family_int().nullish(),
         labels: stringMap().nullish(),
         annotations: stringMap().nullish(),
         service_account_name: schemas_string().nullish(),
@@ -39758,21 +39544,20 @@ function buildFamily(object) {
         sidecars: array(Container).nullish(),
     });
     const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
-    // source_config: all fields nullable.
     const SourceConfig = object({
-        integration_id: schema_parts_uuid().nullish(),
+        integration_id: schema_family_uuid().nullish(),
         repo_url: schemas_string().nullish(),
         // Any string: a type the service adds later is no error (DEPLOYMENT_TYPES).
         deployment_type: schemas_string().nullish(),
         build_on_push: schemas_boolean().nullish(),
         custom_url: schemas_string().nullish(),
         resource_spec: ResourceSpec.nullish(),
-        listener_id: schema_parts_uuid().nullish(),
+        listener_id: schema_family_uuid().nullish(),
         listener_config: ListenerConfig.nullish(),
         install_command: schemas_string().nullish(),
         build_command: schemas_string().nullish(),
     });
-    // source_revision_config, the fields that are both sent and returned.
+    // Only the fields both sent and returned.
     const SourceRevisionConfig = object({
         repo_ref: schemas_string().nullish(),
         agent_config_path: schemas_string().nullish(),
@@ -39785,7 +39570,7 @@ function buildFamily(object) {
         secret_name: schemas_string(),
         secret_key: schemas_string(),
     });
-    // The deployment, the fields that are both sent and returned.
+    // Only the fields both sent and returned.
     const Deployment = object({
         name: schemas_string(),
         source: SourceSchema,
@@ -39806,31 +39591,19 @@ function buildFamily(object) {
 
 ;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
- * The wire schemas of the deployment management service.
+ * The wire schemas of the service; every type is `z.infer` of one. The fields are written
+ * once (`buildFamily`) and built twice: requests strict at every level of the known structure
+ * (an unknown key in what we send is a typo, `resource_spec.min_scal`), answers loose
+ * (unknown keys kept, since the service may grow; missing or mistyped known fields still fail
+ * with the field's path). Free-form maps stay free-form in both.
  *
- * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
- * The fields are written once, in `buildFamily`, and built twice:
- *
- * - REQUEST schemas are strict at every level of the known structure: an
- *   unknown key is an error, because in something we send it is a typo
- *   (`resource_spec.min_scal`). Free-form maps (labels, securityContext,
- *   valueFrom, volume sources, ...) stay free-form.
- * - RESPONSE schemas are loose: unknown keys are tolerated and kept, because
- *   the service may grow; missing or mistyped known fields still fail, with
- *   the field's path.
- *
- * Where the service's interface (docs/how-it-works.md, "The service's interface") and
- * its OpenAPI document differ, the interface wins, with one exception:
- * `source_config.deployment_type`, which the interface's table omits but the
- * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
- * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
+ * Where the interface (docs/how-it-works.md) and the OpenAPI document differ, the interface
+ * wins, except `source_config.deployment_type`: its table omits it, but the listing filters by
+ * it and the service takes it at creation. Ranges only the OpenAPI document shows (cpu
+ * 0.1..8, cpu_limit 0.1..16) are left to the service.
  */
 
 
-
-// ---------------------------------------------------------------------------
-// Enums
-// ---------------------------------------------------------------------------
 
 /** Deployment states (docs/how-it-works.md, "The service's interface"). */
 const STATUSES = [
@@ -39842,25 +39615,16 @@ const STATUSES = [
 ];
 const DeploymentStatusSchema = lazy(() => schemas_enum(STATUSES));
 /**
- * The deployment types the action knows (the service's OpenAPI document,
- * `SourceConfigRequest.deployment_type`): a known list, not a wall: a
- * type the action does not know is sent as given. The schemas take any string, in a request as in an answer,
- * since the service adds types (`serverless`, `dedicated`); reading the
- * `config` input warns once of a type not here (build-plan.ts).
+ * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
+ * schemas take any string, since the service adds types (`serverless`); an unknown one is
+ * sent as given, with one warning (known-values.ts).
  */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
-/**
- * Each family is built on first use: a run parses a request schema only when the `config` input
- * is given, and one that fails on its inputs parses no answer; building a family is a measurable
- * part of start-up (bench/RESULTS.md).
- */
+/** Built on first use: building a family is a measurable part of start-up (bench/RESULTS.md). */
 let responseFamily;
-const response = () => (responseFamily ??= buildFamily(schema_parts_looseObject));
+const response = () => (responseFamily ??= buildFamily(schema_family_looseObject));
 let requestFamily;
-const request = () => (requestFamily ??= buildFamily(schema_parts_strictObject));
-// ---------------------------------------------------------------------------
-// Request schemas (strict)
-// ---------------------------------------------------------------------------
+const request = () => (requestFamily ??= buildFamily(schema_family_strictObject));
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
@@ -39869,13 +39633,10 @@ const SecretSchema = lazy(() => request().Secret);
 const SecretReferenceSchema = lazy(() => request().SecretReference);
 /** Body of the create call (docs/how-it-works.md, "The service's interface"). */
 const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ name: schemas_string().min(1, 'must not be empty') }));
-// ---------------------------------------------------------------------------
-// Response schemas (loose)
-// ---------------------------------------------------------------------------
 /** Item of the repository listing of a source-hosting integration. */
 const RepositorySchema = lazy(() => looseObject({
-    host_integration_id: schema_parts_uuid(),
-    id: schema_parts_int(),
+    host_integration_id: schema_family_uuid(),
+    id: schema_family_int(),
     name: schemas_string(),
     owner: schemas_string(),
     url: schemas_string(),
@@ -39889,37 +39650,28 @@ const SourceRevisionConfigSchema = lazy(() => response().SourceRevisionConfig.ex
 }));
 const DeploymentSchema = lazy(() => response().Deployment.extend({
     source_revision_config: SourceRevisionConfigSchema,
-    id: schema_parts_uuid(),
-    tenant_id: schema_parts_uuid(),
+    id: schema_family_uuid(),
+    tenant_id: schema_family_uuid(),
     created_at: dateTime(),
     updated_at: dateTime(),
-    // A known status, or one the service adds later: that is not a schema
-    // failure, the wait logs it and waits through it.
+    // One the service adds later is no schema failure: the wait logs it and waits through it.
     status: union([DeploymentStatusSchema, schemas_string()]),
     // Required keys whose value may be null.
-    latest_revision_id: schema_parts_uuid().nullable(),
-    active_revision_id: schema_parts_uuid().nullable(),
+    latest_revision_id: schema_family_uuid().nullable(),
+    active_revision_id: schema_family_uuid().nullable(),
     image_version: schemas_string().nullish(),
 }));
-/** Body of the deployment listing: a page and the offset of the next one. */
+/** A page and the offset of the next one. */
 const DeploymentListSchema = lazy(() => looseObject({
     resources: array(DeploymentSchema),
-    offset: schema_parts_int(),
+    offset: schema_family_int(),
 }));
-/**
- * The answer to a status check of several deployments (`deployment_ids=A,B,…`):
- * a list whose records are checked one by one (`DeploymentSchema`), so that
- * one malformed record is only its own deployment's answer.
- */
+/** A status check of several ids: its records are checked one by one (listing.ts). */
 const DeploymentBatchSchema = lazy(() => looseObject({
     resources: array(unknown()),
-    offset: schema_parts_int(),
+    offset: schema_family_int(),
 }));
-/**
- * An error body, read only to show the service's own message. `detail` is a
- * string (`{"detail": "Error description."}`) or a validation list
- * (`[{loc, msg, type}]`).
- */
+/** An error body, read only for the service's own message: `detail` a string or `[{loc, msg, type}]`. */
 const ErrorBodySchema = lazy(() => looseObject({
     detail: union([
         schemas_string(),
@@ -39936,28 +39688,20 @@ const ErrorBodySchema = lazy(() => looseObject({
 
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
- * What the action says about an exchange that failed: the service's own
- * message from an error body, a description of a body it could not read,
- * how a request without an answer failed, and what the user can do about it.
- * Text from the service is untrusted: secret values are redacted before
- * anything is shortened, and every value is kept to one line.
+ * What the action says about an exchange that failed, and what the user can do about it.
+ * Service text is untrusted: secret values are redacted before anything is shortened, and
+ * every value is kept to one line.
  */
 
 
 const EXCERPT_LENGTH = 200;
-/**
- * How much of a text the excerpt reads: enough for 200 characters once the
- * tags of a page are dropped, and never the whole of a 32 MiB answer.
- */
+/** Enough for 200 characters once a page's tags are dropped, never a whole 32 MiB answer. */
 const EXCERPT_SCAN = 8 * 1024;
-/** How much of a body is searched for an HTML page's title. */
 const TITLE_SCAN = 64 * 1024;
-/** Entries of a validation list shown; the rest are counted. */
 const ISSUES_SHOWN = 20;
 /**
- * The text without its `<script>` and `<style>` elements, in one pass: each
- * search starts where the last one ended (a lazy `[\s\S]*?` per opening
- * would read the rest of the text again for every unclosed one).
+ * Without `<script>` and `<style>` elements, in one pass: each search starts where the last
+ * ended (a lazy `[\s\S]*?` would read the rest again for every unclosed opening).
  */
 function withoutScripts(html) {
     const opening = /<(?:script|style)\b[^<>]*>/gi;
@@ -39975,9 +39719,8 @@ function withoutScripts(html) {
     return out + html.slice(from);
 }
 /**
- * A short, single-line excerpt of a text body (tags of an HTML page
- * dropped), read from its first few kilobytes only. Every pattern here stops
- * at the next `<`, so the work grows with the text's length, not its square.
+ * A short one-line excerpt of a body (a page's tags dropped), from its first kilobytes. Every
+ * pattern here stops at the next `<`, so the work grows with the length, not its square.
  */
 function excerpt(text) {
     const head = text.slice(0, EXCERPT_SCAN);
@@ -39989,9 +39732,8 @@ function excerpt(text) {
     return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
 }
 /**
- * The service's own message: `detail` (a string, or a list of field errors
- * shown one a line, the first 20 of them), `message` or `error`, else the
- * start of the text. `redact` runs first, on the raw text and on each value.
+ * The service's own message: `detail` (a string, or the first 20 field errors one a line),
+ * `message` or `error`, else the text's start. `redact` runs first, on the text and each value.
  */
 function serviceMessageOf(raw, redact = (text) => text) {
     const text = redact(raw);
@@ -40024,10 +39766,7 @@ function serviceMessageOf(raw, redact = (text) => text) {
     }
     return excerpt(text);
 }
-/**
- * A body that is not JSON, described without echoing it: its content type,
- * its size, where parsing failed, and an HTML page's title.
- */
+/** A body that is not JSON, described without echoing it (only a page's title is shown). */
 function describeAnswer(body, contentType, error) {
     const parts = [contentType ?? 'no content type', `${body.length} bytes`];
     if (body.length === 0)
@@ -40050,13 +39789,13 @@ function describeAnswer(body, contentType, error) {
         parts.push(`page titled '${excerpt(untrusted(title))}'`);
     return parts.join(', ');
 }
-/** The action's words: its inputs. */
 const ACTION_WORDS = {
     apiKey: 'the api-key input',
     apiKeyHeader: 'api-key-header',
     headers: 'the headers input',
     integrationId: 'the integration-id input',
     apiUrl: 'api-url',
+    /** Where this run's address came from (the flag, the variable), when known. */
     apiUrlFrom: 'the api-url input',
     name: 'the name input',
     repository: 'the repository input',
@@ -40064,6 +39803,7 @@ const ACTION_WORDS = {
     healthCheckHeaders: 'health-check-headers',
     onDriftFail: 'on-drift: fail',
     onChangeFail: 'on-change: fail',
+    /** Or GitLab's merge request. */
     changeRequest: 'pull request',
     asker: 'the step',
     secrets: 'the secrets input',
@@ -40081,8 +39821,7 @@ function defaultRemedies(words) {
 }
 /** What the user can do about a status that trying again will not fix. */
 function remedyFor(context) {
-    const { status, location } = context;
-    const words = context.words ?? ACTION_WORDS;
+    const { status, location, words } = context;
     if (status >= 300 && status < 400) {
         return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
     }
@@ -40120,10 +39859,7 @@ function networkFailure(error, timedOut, timeoutMs) {
     const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
     return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
-/**
- * The host and port a base address reaches (the scheme's port when it names
- * none), never its userinfo, path or query: what a connection error names.
- */
+/** What a connection error names: host and port (the scheme's by default), never userinfo, path or query. */
 function hostAndPort(baseUrl) {
     if (!URL.canParse(baseUrl))
         return 'the address';
@@ -40141,29 +39877,11 @@ function addressRemedy(baseUrl, words, reached, viaProxy = false) {
     return `Check ${words.apiUrlFrom ?? words.apiUrl}: it gives ${hostAndPort(baseUrl)}.${why}${proxy}`;
 }
 
-;// CONCATENATED MODULE: ./src/service/bounded-body.ts
-/**
- * An answer's body read to a bound: at most `limit` bytes, and whether it
- * held more. Leaving the loop early destroys the rest of the answer (and
- * its connection), so a body that never ends costs no more than `limit`.
- */
-async function boundedBody(body, limit) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > limit)
-            break;
-    }
-    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
-}
-
 ;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
 /**
- * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
- * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
- * which; `end()` clears the timer and the listener.
+ * One HTTP exchange's bounds: a signal aborted once `timeoutMs` pass or the run is cancelled,
+ * whichever comes first (`timedOut` and `cancelled` say which; `end()` clears the timer and
+ * the listener), and its answer's body read to at most `limit` bytes.
  */
 
 class ExchangeBound {
@@ -40171,6 +39889,7 @@ class ExchangeBound {
     #cancel;
     #timer;
     #onCancel = () => this.#abort.abort();
+    signal = this.#abort.signal;
     #timedOut = false;
     /** Throws `CancelledError` when the run is cancelled already. */
     constructor(timeoutMs, cancel) {
@@ -40182,9 +39901,6 @@ class ExchangeBound {
             this.#abort.abort();
         }, timeoutMs);
         cancel?.addEventListener('abort', this.#onCancel, { once: true });
-    }
-    get signal() {
-        return this.#abort.signal;
     }
     get timedOut() {
         return this.#timedOut;
@@ -40198,6 +39914,21 @@ class ExchangeBound {
         this.#cancel?.removeEventListener('abort', this.#onCancel);
     }
 }
+/**
+ * At most `limit` bytes of `body`, and whether it held more. Leaving the loop early destroys
+ * the rest (and its connection), so a body that never ends costs no more than `limit`.
+ */
+async function boundedBody(body, limit) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limit)
+            break;
+    }
+    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
+}
 
 // EXTERNAL MODULE: external "node:dns"
 var external_node_dns_ = __nccwpck_require__(610);
@@ -40205,18 +39936,15 @@ var external_node_dns_ = __nccwpck_require__(610);
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/service/address-guard.ts
 /**
- * Where a health check never goes (docs/how-it-works.md, "Live means answering"): a link-local or cloud
- * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
- * address names it literally or a host name resolves to it. The look-up below refuses such
- * an answer before any connection is made, so no header reaches it.
+ * Where a health check never goes: a link-local or metadata address (169.254.0.0/16, fe80::/10,
+ * AWS's fd00:ec2::254), literal or resolved. The look-up refuses it before any connection is
+ * made, so no header reaches it.
  */
 
 
-/** The code of the error the guarded look-up gives for a refused address. */
 const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
-/** What the check says of such an address. */
 const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
-/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included), or undefined. */
+/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included). */
 function groupsOf(ip) {
     let text = ip.toLowerCase().replace(/%.*$/, '');
     const last = text.lastIndexOf(':') + 1;
@@ -40237,7 +39965,6 @@ function isForbiddenV4(ip) {
     const [a, b] = ip.split('.').map(Number);
     return a === 169 && b === 254;
 }
-/** Whether an IP address (v4 or v6, without brackets) is link-local or a metadata address. */
 function isForbiddenIp(ip) {
     const version = (0,external_node_net_.isIP)(ip.replace(/%.*$/, ''));
     if (version === 4)
@@ -40256,7 +39983,6 @@ function isForbiddenIp(ip) {
     }
     return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
 }
-/** Whether a URL's host name (IPv6 in brackets) is such an address, written literally. */
 function isForbiddenHost(hostname) {
     return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
 }
@@ -40265,7 +39991,6 @@ function forbidden(hostname, ip) {
     error.code = FORBIDDEN_ADDRESS;
     return error;
 }
-/** `lookup` (node:dns's by default) refusing any answer that holds a forbidden address. */
 function guardedLookup(lookup = external_node_dns_.lookup) {
     const guarded = (hostname, options, callback) => {
         const answered = (error, address, family) => {
@@ -40284,9 +40009,8 @@ function guardedLookup(lookup = external_node_dns_.lookup) {
     return guarded;
 }
 /**
- * The forbidden address `hostname` resolves to, if any: asked before a request through a
- * proxy, which resolves the name itself. A failed look-up says nothing (the proxy may know
- * names this machine does not).
+ * Asked before a request through a proxy, which resolves the name itself. A failed look-up
+ * says nothing (the proxy may know names this machine does not).
  */
 function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
     if ((0,external_node_net_.isIP)(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0)
@@ -40299,41 +40023,24 @@ function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
 }
 
 ;// CONCATENATED MODULE: ./src/common/placeholders.ts
-/**
- * A placeholder in a template (`{agent}` in a name or an environment, `{url}`
- * in the health check's address) filled as text: the value is written
- * character for character, so `$&`, `$'`, `` $` `` and `$1` in it stay as
- * they are (`String.prototype.replace` with a string reads them as patterns).
- */
-/** What stands for an agent's name in a name template, an environment or a sweep's pattern. */
 const AGENT_PLACEHOLDER = '{agent}';
-/** `template` with every `placeholder` in it replaced by `value`, as text. */
+/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
 function fillPlaceholder(template, placeholder, value) {
     return template.split(placeholder).join(value);
 }
-/** How many times `text` holds `placeholder`. */
 function placeholderCount(text, placeholder) {
     return text.split(placeholder).length - 1;
 }
 
 ;// CONCATENATED MODULE: ./src/service/health-address.ts
-/**
- * The address of a deployment's health check (docs/how-it-works.md, "Live means answering"), as
- * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
- * that check filled in for one deployment from its `url` (`source_config.custom_url`).
- */
+/** The health check's address (docs/how-it-works.md, "Live means answering"), filled for one deployment. */
 
 
-/** The one placeholder an address may hold: the deployment's `url`. */
 const URL_PLACEHOLDER = '{url}';
-/** Whether the check needs the deployment's `url`. */
 function needsUrl(check) {
     return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
 }
-/**
- * The check's address for a deployment whose `url` is `url` (empty or absent: none).
- * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
- */
+/** A trailing `/` of `url` is dropped, so `{url}/ok` and the path `/ok` have one `/`. */
 function fillHealthCheck(check, url) {
     const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
     if (needsUrl(check) && base === '')
@@ -40343,9 +40050,8 @@ function fillHealthCheck(check, url) {
     return { kind: 'address', address: fillPlaceholder(check.template, URL_PLACEHOLDER, base) };
 }
 /**
- * The values of an address's query string, as written and decoded (a part without `=`
- * whole): secrets like the check's header values (`?token=…`), hidden before the first
- * request. A value that holds `{url}` is the deployment's address, not a secret.
+ * An address's query values, as written and decoded: secrets (`?token=…`) hidden before the
+ * first request. One holding `{url}` is the deployment's address, not a secret.
  */
 function queryValues(address) {
     const query = /\?([^#]*)/.exec(address)?.[1] ?? '';
@@ -40367,12 +40073,10 @@ function queryValues(address) {
 
 ;// CONCATENATED MODULE: ./src/service/address-check.ts
 /**
- * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"): a `GET`
- * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
- * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
- * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
- * the proxy honoured. No header value and no query string appears in what it says: the
- * values of both are secrets, hidden even where the answer echoes them.
+ * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"):
+ * only https:// or a loopback http://, never a link-local or metadata address, redirects only
+ * to the same origin, TLS verified, the proxy honoured. Header and query values are secrets,
+ * hidden in all it says, even where the answer echoes them.
  */
 
 
@@ -40385,17 +40089,14 @@ function queryValues(address) {
 
 
 
-
-/** An attempt's bound: an agent that scales to zero may take this long to answer. */
+/** An agent that scales to zero may take this long to answer. */
 const CHECK_TIMEOUT_MS = 30_000;
-/** The most of an answer's body read; the expected text is looked for in these bytes only. */
+/** The expected text is looked for in these bytes only. */
 const MAX_BODY_BYTES = 64 * 1024;
-/** The most same-origin redirects followed. */
 const MAX_REDIRECTS = 5;
-/** The most of a failing answer's body shown. */
 const EXCERPT_CHARACTERS = 200;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Why `address` is not checked at all, or undefined: decided before any connection. */
+/** Decided before any connection. */
 function refusal(address) {
     let url;
     try {
@@ -40417,25 +40118,20 @@ function refusal(address) {
         return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
     return undefined;
 }
-/** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
 async function checkAddress(address, options = {}) {
     return (await askAddress(address, options))(options.expect);
 }
-/**
- * The one GET of the check, bounded by `timeoutMs`, and its answer to be judged by each
- * expected text (`options.expect` is not read); throws `CancelledError` on cancel.
- */
+/** The one GET of the check (`options.expect` not read); throws `CancelledError` on cancel. */
 async function askAddress(address, options = {}) {
     const result = await exchanged(address, options);
     if (!('body' in result))
         return () => result;
-    // The answer's text with the run's secrets hidden, made once for all who judge the answer.
+    // Redacted once for all who judge the answer.
     const redact = options.redact ?? ((text) => text);
     let shown;
     const redactedText = () => (shown ??= redact(result.body.toString('utf8')));
     return (expect) => judge(result.status, result.body, expect, result.hidden, redactedText);
 }
-/** The exchange's answer (and how its text is hidden), or why there is none to judge. */
 async function exchanged(address, options) {
     // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
     const hidden = new Redactor();
@@ -40481,7 +40177,6 @@ function dispatcherFor(options) {
         return { dispatcher: viaProxy, proxied: true };
     return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
 }
-/** The GET, and the same-origin redirects it leads to, to the answer to judge (or why none). */
 async function exchange(start, options, route, signal, hidden) {
     const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
     let url = start;
@@ -40524,7 +40219,7 @@ async function exchange(start, options, route, signal, hidden) {
             hidden.add(value);
     }
 }
-/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
+/** A DNS look-up cannot be stopped: rejected as soon as `signal` aborts. */
 function whileNotAborted(work, signal) {
     if (signal.aborted)
         return Promise.reject(new Error('aborted'));
@@ -40550,7 +40245,7 @@ function judge(status, body, expected, hidden, redactedText) {
         return { ok: false, status, error };
     return { ok: false, status, error, bodyExcerpt: untrusted(text) };
 }
-/** Why the connection was refused before it was made (a forbidden resolved address), if it was. */
+/** A forbidden resolved address refused the connection before it was made. */
 function forbiddenCause(error) {
     for (let cause = error; cause instanceof Error; cause = cause.cause) {
         if (cause.code === FORBIDDEN_ADDRESS)
@@ -40561,23 +40256,17 @@ function forbiddenCause(error) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/health.ts
 /**
- * Live, when a health check is asked, also means answering: once the deployment is otherwise live, its address is checked (one bounded `GET`,
- * service/address-check.ts), and the deployment is live only while it answers `2xx`
- * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
- * at its pace, and the run's agents share the checks of an address, at most 30 a minute
- * (address-pace.ts; counted apart from the service's checks), each agent judging the
- * shared answer by its own expected text. Three `401`/`403` answers in a row end the
- * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
- * has none, or an address the check never asks (address-check.ts), can never be made. The log says each change of the answer, and at least
- * every heartbeat while it fails; each change is a `health` event.
+ * With a health check asked, a deployment otherwise live is live only while its address
+ * answers `2xx` (with the expected text), checked at the wait's pace and shared by the agents
+ * (address-pace.ts). Three `401`/`403` in a row end the wait (a wrong key does not heal); a
+ * check needing a `url` the deployment lacks, or an address never asked, can never be made.
+ * The log says each change of the answer, and every heartbeat while it fails.
  */
 
 
 
 
-/** `401`/`403` answers in a row that end the wait. */
 const REFUSALS_TO_GIVE_UP = 3;
-/** What is missing when the check needs a `url` the deployment does not have. */
 const NO_URL = 'health-check is set but the deployment has no custom_url';
 /** What the check answered, without its address and its body: `answers 200`, `503 Service Unavailable`, the network's error. */
 function healthAnswer(seen) {
@@ -40586,11 +40275,7 @@ function healthAnswer(seen) {
     return seen.error ?? 'no answer';
 }
 const AS_IS = { text: (value) => value, code: (value) => value };
-/**
- * What the check answered, in the words every view says it in: where (the address,
- * without its query), the answer, and after `separator` the start of a failing answer's
- * body: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`.
- */
+/** Every view's words: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`. */
 function healthWords(seen, write, separator = '; ') {
     const where = seen.address === undefined ? '' : `${write.code(seen.address)}: `;
     const body = seen.ok || seen.excerpt === undefined
@@ -40601,7 +40286,6 @@ function healthWords(seen, write, separator = '; ') {
 function healthLine(seen) {
     return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
 }
-/** The key of an answer: a change of it is said at once. */
 function answerKey(seen) {
     return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
 }
@@ -40615,17 +40299,15 @@ function seenOf(address, result) {
         ...(result.refused === undefined ? {} : { refused: result.refused }),
     };
 }
-/** The check of one run's deployment, and what it answered so far. */
 class HealthProbe {
     #request;
     #dependencies;
     #deadline;
-    /** The last check made: its address, when, and what it answered. */
     #last;
-    /** The last answer said: its key, since when it is the answer, and when it was last said. */
+    /** The answer said last: since when it is the answer, when last said. */
     #said;
     #refusedInARow = 0;
-    /** `budgetMs`: how long the checks may go on (the wait's length, or one check's). */
+    /** `budgetMs`: the wait's length, or one check's. */
     constructor(request, dependencies, budgetMs) {
         this.#request = request;
         this.#dependencies = dependencies;
@@ -40643,14 +40325,9 @@ class HealthProbe {
             return { ...otherwise, health };
         const shown = health.address ?? 'the health check';
         // An address the check never asks does not become one by waiting.
-        if (health.refused === true) {
-            return {
-                live: false,
-                final: true,
-                missing: health.error ?? `${shown} is not checked`,
-                health,
-            };
-        }
+        const missing = health.error ?? `${shown} is not checked`;
+        if (health.refused === true)
+            return { live: false, final: true, missing, health };
         if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
             return {
                 live: false,
@@ -40668,19 +40345,13 @@ class HealthProbe {
             health,
         };
     }
-    /** What the address answers this tick (address-pace.ts), judged by this check's expected text. */
     async #answer(address) {
         const { clock, signal, proxy, addresses } = this.#dependencies;
         // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
         const left = Math.floor((this.#deadline - clock.now()) / 1000) * 1000;
         const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
         const { headers, expect } = this.#request;
-        const { at, judgement } = await addresses(address, {
-            headers,
-            ...(proxy === undefined ? {} : { proxy }),
-            ...(signal === undefined ? {} : { signal }),
-            timeoutMs,
-        });
+        const { at, judgement } = await addresses(address, { headers, proxy, signal, timeoutMs });
         const last = this.#last;
         // An answer this probe has judged already (the tick's, or the last while the address is paced).
         if (last !== undefined && last.address === address && last.at === at)
@@ -40691,7 +40362,6 @@ class HealthProbe {
         this.#say(seen);
         return seen;
     }
-    /** The answer in the log at each change, and at least every heartbeat while it fails; a `health` event at each change. */
     #say(seen) {
         const { clock, logger, events, heartbeatMs } = this.#dependencies;
         const key = answerKey(seen);
@@ -40715,23 +40385,17 @@ class HealthProbe {
         this.#said = { key, since: now, at: now };
     }
 }
-/**
- * Why a health check asked for was not made, when it was not (a run that
- * does not wait: with a wait, it is made once the deployment is live): the
- * deployment was not live yet. None in a dry run, which checks no address.
- */
+/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run checks nothing). */
 function healthNotMade(asked, liveness) {
-    if (asked.health === undefined || asked.dryRun === true || liveness === undefined)
+    const made = liveness === undefined || liveness.live || liveness.health !== undefined;
+    if (asked.health === undefined || asked.dryRun === true || made)
         return undefined;
-    return liveness.live || liveness.health !== undefined
-        ? undefined
-        : 'the deployment is not live yet';
+    return 'the deployment is not live yet';
 }
 
 ;// CONCATENATED MODULE: ./src/service/errors.ts
 /** What a failed call to the service raises. */
 
-/** A call to the service failed: names the call, the status and the service's message. */
 class ServiceError extends ActionError {
     name = 'ServiceError';
     details;
@@ -40769,6 +40433,102 @@ class ServiceError extends ActionError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Two untrusted fields reach other
+ * systems as they are: `custom_url` (the `url` output, `environment_url`, links) passes only as
+ * a publishable address (a password masked and taken out) and `repo_commit_sha` (`commit-sha`,
+ * a GitLab variable, GitHub's compare) only as a full 40-hex commit. No secret value passes:
+ * `status` is redacted where it enters, and a `custom_url` holding one is not published at all,
+ * so that no view can forget it. Each change is said once a run, not at every poll.
+ *
+ * Every secret a deployment carries is registered (`hide`) the moment its answer is parsed:
+ * the service may echo it in any later message (a page-2 error), and nothing may print it first.
+ */
+
+
+
+
+const RecordSecretsSchema = lazy(() => looseObject({ secrets: array(unknown()) }));
+const SecretValueSchema = lazy(() => looseObject({ value: schemas_string() }));
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #redact;
+    #said = new Set();
+    constructor(logger, mask, redact = (text) => text) {
+        this.#logger = logger;
+        this.#mask = mask;
+        this.#redact = redact;
+    }
+    /** Whatever the rest of the record is: one that fails the schema still carries secrets. */
+    hide(record) {
+        const listed = RecordSecretsSchema.safeParse(record);
+        if (!listed.success)
+            return;
+        for (const secret of listed.data.secrets) {
+            const value = SecretValueSchema.safeParse(secret);
+            if (value.success && value.data.value !== '')
+                this.#mask(value.data.value);
+        }
+    }
+    vet(deployment) {
+        this.hide(deployment);
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const status = this.#redact(deployment.status);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha &&
+            status === deployment.status;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            status,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        const its = `the service's custom_url of '${untrusted(deployment.name)}'`;
+        if (!verdict.ok) {
+            this.#once(`custom_url-refused:${given}`, `${its} is not published: ${verdict.why}`);
+            return null;
+        }
+        // A password is taken out above; any other secret value in the address withholds it all.
+        if (this.#redact(verdict.address) !== verdict.address) {
+            const message = `${its} holds a secret value: it is not published (no url output, link or environment_url)`;
+            this.#once(`custom_url-secret:${deployment.id}`, message);
+            return null;
+        }
+        if (verdict.address === given)
+            return given;
+        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+            ? `${its} holds a user or password: it is published without them (the password is masked)`
+            : `${its} holds spaces or control characters: it is published as an address parser reads it`);
+        return verdict.address;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/service/issues.ts
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /**
@@ -40790,12 +40550,7 @@ function formatIssuePath(path) {
     }
     return out === '' ? '(root)' : out;
 }
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
+/** `resource_spec.min_scal: unknown key` (one line per key), `resources[0].id: Invalid input: …`. */
 function formatZodIssues(error) {
     const lines = [];
     for (const issue of error.issues) {
@@ -40810,30 +40565,66 @@ function formatZodIssues(error) {
     }
     return lines;
 }
-/** A parse that failed the service's schema, its first five problems shown and the rest counted. */
+/** Its first five problems shown and the rest counted. */
 function schemaMismatch(error) {
     const issues = formatZodIssues(error);
     const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
     return `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`;
 }
 
-;// CONCATENATED MODULE: ./src/service/id-answers.ts
+;// CONCATENATED MODULE: ./src/service/listing.ts
 /**
- * The answer to a status check of several deployments, read record by
- * record: one record the service garbled is only its own deployment's
- * answer, one agent's problem, not every agent's.
+ * The listing of deployments (`GET /v2/deployments`) as the service pages it: its filters,
+ * the one walk every listing and search takes (endpoints.ts), and a status check's answer
+ * read record by record.
  */
 
 
 
 
+
+const DEPLOYMENTS = '/v2/deployments';
 /**
- * Each id asked, as `records` list it: its record checked alone (vetted),
- * or why it cannot be taken (a record that fails the schema, or the id
- * listed twice with different contents). An id nobody asked for is no
- * answer; an id the answer omits has none. Every record's secret values
- * are registered first, whatever its shape. `pathOf` names the request
- * for one id, as a failure of it alone would.
+ * Walks the listing from its start, pages of at most `size()`, each at the offset the service
+ * returned, handing `onPage` what each page adds (a deployment listed again, as when the list
+ * shifts under the walk, is not handed on twice). Ends at a short or empty page, an offset
+ * that does not advance, or when `onPage` returns false, resolving to the last offset
+ * returned; throws past `maxPages`. A full page with no new id (a service that ignores
+ * `offset`) ends it with a warning, or, for a walk that must prove what is absent (`unpaged`
+ * given), throws: the rest was never seen. Every item of a page is read, even past the limit
+ * asked: a larger page still holds what the walk looks for.
+ */
+async function walkListing(walk, logger, maxPages) {
+    const seen = new Set();
+    let offset = 0;
+    for (let pages = 1; pages <= maxPages; pages++) {
+        const limit = walk.size();
+        const list = await walk.page(offset, limit);
+        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+        for (const deployment of fresh)
+            seen.add(deployment.id);
+        if (!walk.onPage(fresh) || list.resources.length < limit)
+            return list.offset;
+        if (fresh.length === 0) {
+            if (walk.unpaged !== undefined)
+                throw new ActionError(walk.unpaged(offset));
+            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+            return list.offset;
+        }
+        if (list.offset <= offset) {
+            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+            return list.offset;
+        }
+        offset = list.offset;
+    }
+    throw new ActionError(walk.tooLong());
+}
+/**
+ * Each id asked, as `records` list it: its record checked alone and vetted, so one record the
+ * service garbled is only its own agent's problem; or why it cannot be taken (it fails the
+ * schema, or is listed twice with different contents). An id nobody asked for is no answer;
+ * one the answer omits has none. Every record's secrets are registered first, whatever its
+ * shape. `pathOf` names the request for one id, as a failure of it alone would.
  */
 function answersByIds(records, ids, vetting, pathOf) {
     for (const record of records)
@@ -40867,176 +40658,14 @@ function answersByIds(records, ids, vetting, pathOf) {
     });
     return answers;
 }
-/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+/** The paths the problems would have in the whole answer (`resources[2].created_at`). */
 function atIndex(error, index) {
     return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
 }
-/** The `id` a listed record claims, whatever else it holds. */
 function idOf(record) {
     if (typeof record !== 'object' || record === null || !('id' in record))
         return undefined;
     return typeof record.id === 'string' ? record.id : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/service/vet.ts
-/**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
- *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- * - no secret value (the step's, or one any deployment holds): `status` is
- *   redacted here, where it enters, and a `custom_url` that holds one is not
- *   published at all (no `url` output, no link, no `environment_url`), so
- *   that no view can forget it.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- *
- * And every secret value a deployment carries is registered for redaction
- * (`hide`) the moment its answer is parsed, whichever deployment it is: the
- * service may echo it in any later message (a page-2 error, a failed
- * status check's detail), and nothing may print it first.
- */
-
-
-
-
-/** What of any record may hold secret values, whatever the rest of it is. */
-const RecordSecretsSchema = lazy(() => looseObject({ secrets: array(unknown()) }));
-const SecretValueSchema = lazy(() => looseObject({ value: schemas_string() }));
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #redact;
-    #said = new Set();
-    /** `redact`: the run's redaction, which knows every value `mask` registered. */
-    constructor(logger, mask, redact = (text) => text) {
-        this.#logger = logger;
-        this.#mask = mask;
-        this.#redact = redact;
-    }
-    /**
-     * Registers the secret values of a deployment the service answered, used
-     * or not, whatever the rest of its record is: one that fails the schema
-     * (a bad `created_at`) still carries them.
-     */
-    hide(record) {
-        const listed = RecordSecretsSchema.safeParse(record);
-        if (!listed.success)
-            return;
-        for (const secret of listed.data.secrets) {
-            const value = SecretValueSchema.safeParse(secret);
-            if (value.success && value.data.value !== '')
-                this.#mask(value.data.value);
-        }
-    }
-    /** The deployment as the run may pass it on (its secret values registered). */
-    vet(deployment) {
-        this.hide(deployment);
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const status = this.#redact(deployment.status);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha &&
-            status === deployment.status;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            status,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        if (!verdict.ok) {
-            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-            return null;
-        }
-        // A password is taken out above; any other secret value in the address withholds it all.
-        if (this.#redact(verdict.address) !== verdict.address) {
-            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
-            return null;
-        }
-        if (verdict.address === given)
-            return given;
-        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-        return verdict.address;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/listing.ts
-/**
- * The listing of deployments (`GET /v2/deployments`) as the service pages
- * it: its filters, what a listing hands back, and the one walk from its
- * start that every listing and search takes (endpoints.ts).
- */
-
-/** The listing's path, and the create's. */
-const DEPLOYMENTS = '/v2/deployments';
-/**
- * Walks the listing from its start, a page of at most `size()` at a time,
- * each following the offset the service returned, handing `onPage` the
- * deployments each page adds (one id is one item: a deployment listed
- * again on a later page, as when the list shifts under the walk, is not
- * handed on twice). The walk ends at a short or empty page, an offset
- * that does not advance, or when `onPage` returns false; it resolves to
- * the offset the service returned last (where the list would go on), and
- * throws past `maxPages`. A full page that adds no new id (a service that
- * ignores `offset`) ends the walk with a warning, or, for a walk that must
- * prove what is absent (`unpaged` given), throws what `unpaged` says:
- * the rest of the list was never seen. Every item of a page is read, even
- * past the limit asked: a larger page still holds what the walk looks for.
- */
-async function walkListing(walk, logger, maxPages) {
-    const seen = new Set();
-    let offset = 0;
-    for (let pages = 1; pages <= maxPages; pages++) {
-        const limit = walk.size();
-        const list = await walk.page(offset, limit);
-        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-        for (const deployment of fresh)
-            seen.add(deployment.id);
-        if (!walk.onPage(fresh) || list.resources.length < limit)
-            return list.offset;
-        if (fresh.length === 0) {
-            if (walk.unpaged !== undefined)
-                throw new ActionError(walk.unpaged(offset));
-            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-            return list.offset;
-        }
-        if (list.offset <= offset) {
-            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-            return list.offset;
-        }
-        offset = list.offset;
-    }
-    throw new ActionError(walk.tooLong());
 }
 
 ;// CONCATENATED MODULE: ./src/service/endpoints.ts
@@ -41044,8 +40673,6 @@ async function walkListing(walk, logger, maxPages) {
 
 
 
-
-/** How messages name the create call. */
 const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 /** The largest page the service serves. */
 const PAGE_LIMIT = 100;
@@ -41055,7 +40682,6 @@ class Service {
     #client;
     #logger;
     #maxPages;
-    /** Every deployment answered passes through it before the run sees it. */
     #vetting;
     constructor(client, logger, options = {}) {
         this.#client = client;
@@ -41063,11 +40689,9 @@ class Service {
         this.#maxPages = options.maxPages ?? MAX_PAGES;
         this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
     }
-    /** How the entry names what a remedy points to (its inputs, or its options). */
     get words() {
         return this.#client.words;
     }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
     listRepositories(integrationId) {
         return this.#client.request({
             method: 'GET',
@@ -41079,11 +40703,7 @@ class Service {
             },
         });
     }
-    /**
-     * One page of the listing, each deployment's secret values registered
-     * before anything else can print (vet.ts): the service may echo them in
-     * the next page's error.
-     */
+    /** Each deployment's secrets registered before anything can print: the next page's error may echo them. */
     async #page(query, options = {}) {
         const list = await this.#client.request({
             method: 'GET',
@@ -41096,19 +40716,14 @@ class Service {
             this.#vetting.hide(deployment);
         return list;
     }
-    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
     #walk(filters, walk) {
         const page = (offset, limit) => this.#page({ ...filters, limit, offset });
         return walkListing({ ...walk, page }, this.#logger, this.#maxPages);
     }
     /**
-     * Every deployment named exactly `name`, in the order listed, each id
-     * once. The service filters by substring only and does not say where the
-     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
-     * that never ends it. What it returns is proof of what is absent (a
-     * create follows an empty answer), so a listing that does not page
-     * fails it rather than end it; `proving: false` (a look-up that only
-     * warns, as after a create) ends it there with a warning instead.
+     * Every deployment named exactly `name` (the service filters by substring only), each id once.
+     * What it returns proves what is absent (a create follows an empty answer), so a listing that
+     * does not page fails it; `proving: false` (a look-up that only warns) ends it with a warning.
      */
     async findByName(name, { proving = true } = {}) {
         const found = [];
@@ -41129,11 +40744,8 @@ class Service {
         return found;
     }
     /**
-     * The deployments `filters` select, in the order listed, each id once, at
-     * most `limit`: pages of 100 (the last one only as large as what is
-     * left), each following the offset the service returned; the list ends as
-     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
-     * more to say whether it goes on (`more`).
+     * At most `limit` deployments `filters` select, each id once. With `probe`, a list that reaches
+     * `limit` asks for one more to say whether it goes on (`more`).
      */
     async list(filters, limit, { probe = false } = {}) {
         const deployments = [];
@@ -41144,13 +40756,10 @@ class Service {
         return { deployments, more };
     }
     /**
-     * `list`, each page's deployments handed to `onPage` as the page arrives
-     * and not kept, so a listing's memory does not grow with it (only the ids,
-     * to list each once). When `onPage` returns false the listing ends there:
-     * no further page, no probe.
+     * `list`, each page handed to `onPage` and not kept, so memory does not grow with the listing
+     * (only the ids). `onPage` returning false ends it there: no further page, no probe.
      */
     async listPages(filters, limit, onPage, { probe = false } = {}) {
-        /** The ids handed on: how many, and which ones the probe's answer must go past. */
         const taken = new Set();
         const left = () => limit - taken.size;
         if (limit <= 0)
@@ -41185,18 +40794,13 @@ class Service {
             throw answer;
         return answer;
     }
-    /**
-     * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
-     * 100 ids, by id, each answered on its own: a record that fails the schema
-     * is that id's answer (the error `getById` would throw), not the others'.
-     */
+    /** `getById` for up to 100 ids, each answered on its own (a bad record is only its id's error). */
     getByIds(ids, timeoutMs) {
         // More is a caller's mistake: one page holds 100.
         if (ids.length > PAGE_LIMIT)
             throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
         return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
     }
-    /** Each id asked, as the answer lists it (`answersByIds` says how each record is read). */
     async #byIds(ids, query, timeoutMs) {
         const list = await this.#client.request({
             method: 'GET',
@@ -41204,14 +40808,11 @@ class Service {
             query: { deployment_ids: ids.join(','), ...query },
             schema: DeploymentBatchSchema,
             attempts: 1,
-            ...(timeoutMs === undefined ? {} : { timeoutMs }),
+            timeoutMs,
         });
         return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
     }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
+    /** `reconcile` finds what is there when the create may have taken effect unanswered, or on 409. */
     async create(request, reconcile) {
         const answered = await this.#client.exchange({
             method: 'POST',
@@ -41223,23 +40824,16 @@ class Service {
         });
         return { ...answered, value: this.#vetting.vet(answered.value) };
     }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
     static describeGetById(id) {
         return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
     }
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
-/** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
 
 ;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-/**
- * Parsers of single inputs: pure functions from the input's text to its value
- * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in core-inputs.ts knows which input it parses).
- * Headers, secrets and `config` have modules of their own.
- */
+/** Parsers throw `Invalid` with what is wrong, never naming the input (the declared list knows it). */
 
 
 
@@ -41253,11 +40847,9 @@ const YAML_FALSE = ['false', 'False', 'FALSE'];
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
-/** `parse`, except that an empty input means "not given". */
 function unlessEmpty(parse) {
     return (raw) => (raw === '' ? undefined : parse(raw));
 }
-/** Any text; empty when not given. */
 function parseText(raw) {
     return raw;
 }
@@ -41269,11 +40861,7 @@ function parseBoolean(raw) {
         return false;
     fail(`must be true or false, got '${raw}'`);
 }
-/**
- * `text` as an https:// address (http:// only on a loopback host) without
- * credentials. `example` shows what is expected; `credentials` says where
- * credentials go instead.
- */
+/** https:// (http:// only on a loopback host), without credentials (`credentials` says where they go). */
 function parseWebAddress(text, messages) {
     let url;
     try {
@@ -41307,7 +40895,6 @@ function parseApiUrl(raw) {
     }
     return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
-/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
 function parseOneOf(values, raw) {
     const value = values.find((candidate) => candidate === raw);
     if (value !== undefined)
@@ -41318,7 +40905,6 @@ function parseOneOf(values, raw) {
 function parseSource(raw) {
     return parseOneOf(SOURCES, raw);
 }
-/** What `name` says when it is needed and empty. */
 const NAME_REQUIRED = 'is required (the deployment name)';
 function parseName(raw) {
     if (raw === '')
@@ -41364,17 +40950,11 @@ function parseOnDrift(raw) {
     return parseOneOf(ON_DRIFT_MODES, raw);
 }
 const ON_CHANGE_MODES = ['none', 'fail'];
-/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
 function parseOnChange(raw) {
     return parseOneOf(ON_CHANGE_MODES, raw);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
-/**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
- */
 
 
 const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
@@ -41383,11 +40963,10 @@ const PLACEHOLDER = /\{([^{}]*)\}/g;
 function isPlaceholder(name) {
     return PLACEHOLDERS.includes(name);
 }
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+/** Each placeholder's value URL-encoded. */
 function fillDashboardUrl(template, values) {
     return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
 }
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
 function parseDashboardUrl(raw) {
     for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
         if (!isPlaceholder(name)) {
@@ -41406,16 +40985,11 @@ function parseDashboardUrl(raw) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/report.ts
-/**
- * What the run hands to later steps: the outputs (of one deployment, and a
- * manifest's keyed by agent, each agent's entry made from its deployment's
- * value), and what a dry run prints. Every secret value is replaced by `***` first. (How the summary
- * reads is src/views/'s.)
- */
+/** What the run hands to later steps (flat, or keyed by agent) and what a dry run prints; every secret value `***` first. */
 
 
 
-/** The names of every output, as action.yml declares them. */
+/** As action.yml declares them. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
     'status',
@@ -41434,14 +41008,10 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'dashboard-url',
     'deployments',
 ]));
-/** The deployment (or a request) with every secret value replaced by `***`, names kept. */
 function redactDeployment(item) {
     return { ...item, secrets: item.secrets.map((secret) => ({ ...secret, value: MASK })) };
 }
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
+/** A codehost deployment's repository and ref: as sent when this run created it (or would), else live. */
 function repositoryOf(result) {
     const { request, deployment } = result;
     const described = result.created || deployment === undefined ? request : deployment;
@@ -41452,17 +41022,20 @@ function repositoryOf(result) {
         ref: described.source_revision_config.repo_ref ?? undefined,
     };
 }
-/** The `dashboard-url` template filled for the deployment; undefined without a template. */
 function dashboardUrlOf(template, deployment) {
-    if (template === undefined)
-        return undefined;
     const { id, tenant_id, name } = deployment;
-    return fillDashboardUrl(template, { id, tenant_id, name });
+    return template === undefined ? undefined : fillDashboardUrl(template, { id, tenant_id, name });
 }
-/** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, 
-/** What the run judged: whether it is live, what drifted, the health check's last answer. */
-assessment, dashboardTemplate) {
+/** The fields the flat outputs and a keyed entry share, in their order. */
+function linksOf(deployment, dashboardTemplate) {
+    return {
+        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
+        url: deployment?.source_config.custom_url ?? '',
+        'dashboard-url': (deployment && dashboardUrlOf(dashboardTemplate, deployment)) ?? '',
+    };
+}
+/** `deployment`: the latest state seen. */
+function outputsOf(result, deployment, assessment, dashboardTemplate) {
     const repository = repositoryOf(result);
     const outputs = {
         created: String(result.created),
@@ -41482,12 +41055,9 @@ assessment, dashboardTemplate) {
         'latest-revision-id': deployment.latest_revision_id ?? '',
         'active-revision-id': deployment.active_revision_id ?? '',
         deployment: JSON.stringify(redactDeployment(deployment)),
-        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-        url: deployment.source_config.custom_url ?? '',
-        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
+        ...linksOf(deployment, dashboardTemplate),
     };
 }
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
 function dryRunReport(result) {
     const body = redactDeployment(result.request);
     const what = result.deployment === undefined
@@ -41495,10 +41065,7 @@ function dryRunReport(result) {
         : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
-/**
- * An agent's entry from its deployment's result as far as its run knows it (none yet: an
- * empty entry), and its failure once it failed.
- */
+/** An agent's entry as far as its run knows it (nothing yet: an empty entry). */
 function deploymentEntry(name, known, failure) {
     const deployment = known?.deployment;
     const health = known?.liveness?.health;
@@ -41508,9 +41075,7 @@ function deploymentEntry(name, known, failure) {
         status: deployment?.status ?? '',
         created: known?.result?.created === true,
         live: known?.liveness?.live === true,
-        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
-        url: deployment?.source_config.custom_url ?? '',
-        'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
+        ...linksOf(deployment, known?.spec.dashboardUrl),
         'drift-count': known?.drift?.length ?? 0,
         healthy: health === undefined ? null : health.ok,
         'health-status': String(health?.status ?? ''),
@@ -41519,10 +41084,8 @@ function deploymentEntry(name, known, failure) {
     };
 }
 /**
- * What a deploy of several agents hands to later steps: `deployments`, one line of JSON
- * keyed by agent, small whatever the manifest (a count of the differences, not their list,
- * which the summary and the command's `--json` hold), and `live`, true only when every agent
- * is live; from every agent's entry, in the manifest's order.
+ * A manifest's outputs: `deployments`, one line of JSON keyed by agent, small whatever the
+ * manifest (a count of differences, not their list, which the summary and `--json` hold).
  */
 function keyedOutputs(entries) {
     const { live, healthy } = manifestLiveness(entries.values());
@@ -41532,10 +41095,7 @@ function keyedOutputs(entries) {
         healthy: healthy === null ? '' : String(healthy),
     };
 }
-/**
- * A manifest's liveness from its agents' entries: live only when every agent is; healthy
- * only when every agent checked answered (null when none was checked).
- */
+/** Live only when every agent is; healthy only when every agent checked answered (null: none checked). */
 function manifestLiveness(entries) {
     const all = [...entries];
     const checked = all.filter((entry) => entry.healthy !== null);
@@ -41548,25 +41108,16 @@ function manifestLiveness(entries) {
 ;// CONCATENATED MODULE: ./src/run/decisions/live.ts
 
 
-/** The commit of the deployment's latest revision, lower-cased, if the service says. */
 function latestCommit(deployment) {
     const sha = deployment.source_revision_config.repo_commit_sha;
     return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
 }
-/**
- * Whether the deployment is live. `seenRevisions` are the revision ids the
- * step saw when it found the deployment (none on create): a revision for
- * another commit that is not among them is a newer push.
- */
+/** `seenRevisions`: a revision for another commit not among them is a newer push. */
 function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
     const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    if (status === 'AWAITING_DELETE') {
-        return {
-            live: false,
-            missing: 'the deployment is being deleted (AWAITING_DELETE)',
-            final: true,
-        };
-    }
+    const deleting = 'the deployment is being deleted (AWAITING_DELETE)';
+    if (status === 'AWAITING_DELETE')
+        return { live: false, missing: deleting, final: true };
     if (status !== 'READY') {
         const shown = untrusted(status);
         return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
@@ -41606,21 +41157,15 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
         remedy: unpushedRemedy(deployment, target.sha, commit),
     };
 }
-/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
 function unpushedRemedy(deployment, target, live) {
     const ref = deployment.source_revision_config.repo_ref;
     const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
     return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
 }
-/** The ref a deployment tracks: the live one, else the one the request sets. */
 function trackedRef(deployment, requested) {
     return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
 }
-/**
- * The target of a run, from what the step asked for: an explicit sha always;
- * `auto` only when the run's branch is the one the deployment tracks. Says in
- * one line why nothing is targeted otherwise.
- */
+/** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
 function chooseTarget(commit, tracked, logger) {
     switch (commit.kind) {
         case 'sha':
@@ -41640,61 +41185,76 @@ function chooseTarget(commit, tracked, logger) {
 
 
 
-/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
+/** A wait sees a few pushes, not hundreds. */
 const MAX_QUESTIONS = 20;
 class CommitOrders {
     #answers = new Map();
-    #ask;
-    #repository;
-    #target;
-    #logger;
+    #asking;
     /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
     constructor(ask, repository, target, logger) {
-        this.#ask = ask;
-        this.#repository = repository;
-        this.#target = target;
-        this.#logger = logger;
+        this.#asking = { ask, repository, target: target?.sha, logger };
     }
-    /** What is known of `commit` against the target; undefined when not asked or not known. */
     of(commit) {
         return this.#answers.get(commit);
     }
     /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
     async learn(deployment) {
         const commit = latestCommit(deployment);
-        const ask = this.#ask;
-        const target = this.#target?.sha;
-        if (ask === undefined || this.#repository === undefined || target === undefined)
+        const { ask, repository, target, logger } = this.#asking;
+        if (ask === undefined || repository === undefined || target === undefined)
             return;
         if (commit === undefined || commit === target || this.#answers.has(commit))
             return;
         if (this.#answers.size >= MAX_QUESTIONS)
             return;
         this.#answers.set(commit, undefined);
-        const order = await ask(this.#repository, target, commit);
+        const order = await ask(repository, target, commit);
         this.#answers.set(commit, order);
         const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        if (order === undefined) {
-            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
-        }
-        else {
-            this.#logger.debug(`commit order of ${which}: ${order}`);
-        }
+        logger.debug(`commit order of ${which}: ${order ?? 'not known, so it counts as before'}`);
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
+;// CONCATENATED MODULE: ./src/run/decisions/repository.ts
 /**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ * Which repository a codehost deploy builds from: the integration's listed entry for the
+ * step's `repository` (on its host, when known), exact, else case-insensitive; else an error
+ * that says what the integration does list.
  */
+
+
+/** Repositories named in the error when the wanted one is not listed. */
+const REPOSITORIES_SHOWN = 5;
+const fullName = (repository) => `${repository.owner}/${repository.name}`;
+const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
+/** `repositories`: a listing several agents share; else the service's own. */
+async function resolveRepository(service, spec, repositories) {
+    const { host } = spec.repository;
+    const listed = await (repositories ?? ((id) => service.listRepositories(id)))(spec.integrationId);
+    const onHost = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+    const name = fullName(spec.repository);
+    const match = onHost.find((repository) => fullName(repository) === name) ??
+        onHost.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
+    if (match !== undefined)
+        return match;
+    const wanted = host === undefined ? name : `${name} on ${host}`;
+    if (onHost.length === 0) {
+        const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
+        throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
+    }
+    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+    const more = onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
+    throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
+/** Where a reused deployment differs from the step: the service has no update call, so it stays (docs/how-it-works.md, "Drift"). */
 
 
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** null and absent are the same to the service (every field is nullable). */
 const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+/** Deep equality of JSON values (`2` equals `2.0`). */
 function same(a, b) {
     if (isAbsent(a) || isAbsent(b))
         return isAbsent(a) && isAbsent(b);
@@ -41710,31 +41270,20 @@ function same(a, b) {
     }
     return a === b;
 }
-/**
- * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for.
- */
+/** A reused deployment that differs in one of these never runs what the step asks for. */
 const REVISION_FIELDS = [
     'repo_ref',
     'agent_config_path',
     'image_uri',
     'source_tarball_path',
 ];
-/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-function isRevisionField(field) {
-    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
-}
-/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
 function fieldDrift(entry) {
-    return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
+    const blocks = REVISION_FIELDS.some((key) => entry.field === `source_revision_config.${key}`);
+    return { ...entry, kind: 'field', blocks };
 }
 /** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
 const buildsOnPush = (value) => value === true;
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
+/** Only the keys the step sets (the service fills in defaults), recursing into objects, arrays whole. */
 function compareSet(path, wanted, live, out) {
     const liveObject = isObject(live) ? live : {};
     for (const [key, value] of Object.entries(wanted)) {
@@ -41768,10 +41317,8 @@ function compareSecrets(spec, deployment, out) {
 }
 const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
 /**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
+ * `source_config` as requested (for codehost with the listing's repo_url and integration_id),
+ * the revision fields the step sets, secrets when it gives any, secret_references as a set.
  */
 function findDrift(spec, request, deployment) {
     const out = [];
@@ -41796,7 +41343,7 @@ function findDrift(spec, request, deployment) {
     }
     return out;
 }
-/** How a drifted value is written in a message: JSON, short, on one line. */
+/** JSON, short, on one line. */
 function showValue(value) {
     if (value === null || value === undefined)
         return '(not set)';
@@ -41805,43 +41352,32 @@ function showValue(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/goal.ts
-/**
- * What the step asks of the deployment `deploy` found or created: the commit
- * that must be live, the revisions it saw, and where a reused deployment
- * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
- */
+/** What the step asks of the deployment `deploy` found or created (docs/how-it-works.md, "What green means", "Drift"). */
 
 
 
 
 
 
-/** The deployment `deploy` found, or undefined when it created one (or would). */
+
 function reusedOf(result) {
     return result.created ? undefined : result.deployment;
 }
 /**
- * The revisions of the deployment as the step found or created it: a
- * revision the step did not see is a newer push. The same rule on create and
- * on reuse, so that one world gets one verdict: a create's own revision is
- * the branch's head as the service knows it, no evidence of a newer push.
+ * A revision the step did not see is a newer push. The same rule on create and reuse, so one
+ * world gets one verdict: a create's own revision is the head the service knows, not a push.
  */
 function seenRevisionsOf(deployment) {
-    if (deployment === undefined)
-        return new Set();
-    return new Set([deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null));
+    const ids = [deployment?.latest_revision_id, deployment?.active_revision_id];
+    return new Set(ids.filter((id) => typeof id === 'string'));
 }
-/** The target of a codehost spec, against the branch the deployment tracks. */
 function targetOf(spec, result, logger) {
     if (spec.source !== 'codehost')
         return undefined;
     const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
     return chooseTarget(spec.commit, tracked, logger);
 }
-/**
- * The target as drift, when a reused deployment will not build it and
- * another commit is live that is not newer than it (a newer one supersedes it).
- */
+/** The target as drift: a reused deployment will not build it, and the live commit is not newer. */
 function unbuiltOf(reused, target, orders) {
     if (reused === undefined || target === undefined)
         return undefined;
@@ -41860,24 +41396,17 @@ function unbuiltOf(reused, target, orders) {
         blocks: true,
     };
 }
-/** The repository whose commits are compared: the deployed one (`repository`). */
-function comparedRepository(spec) {
-    return spec.source === 'codehost'
-        ? `${spec.repository.owner}/${spec.repository.name}`
-        : undefined;
-}
 /**
- * The goal of the run. When the reused deployment's latest revision is for
- * another commit, `ask` (if any) says which is newer. A target the deployment
- * will not build is drift, and blocked with the revision drift: the
- * deployment is not live, and the step does not wait for it.
+ * `ask` says which commit is newer when the reused deployment runs another. A target the
+ * deployment will not build is blocking drift: not live, and the step does not wait for it.
  */
 async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
     const reused = reusedOf(result);
     const seenRevisions = seenRevisionsOf(result.deployment);
     const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
     const target = targetOf(spec, result, logger);
-    const orders = new CommitOrders(ask, comparedRepository(spec), target, logger);
+    const repository = spec.source === 'codehost' ? fullName(spec.repository) : undefined;
+    const orders = new CommitOrders(ask, repository, target, logger);
     if (reused !== undefined)
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
@@ -41885,29 +41414,18 @@ async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
         return { target, seenRevisions, drift, orders, asker };
     return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
 }
-/**
- * The differences that block the revision (a revision field the deployment
- * will never take, and a commit it will not build): the deployment never
- * runs what the step asks for.
- */
 function blockedIn(drift) {
     return drift.filter((entry) => entry.blocks);
 }
-/** The targeted commit the reused deployment will not build, when it is drift. */
 function unbuiltIn(drift) {
     return drift.find((entry) => entry.kind === 'unbuilt');
 }
-/**
- * What runs and what the step asked for, for each blocked entry, in one
- * sentence; the remedy last.
- */
 function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
     const parts = blockedIn(drift).map((entry) => entry.kind === 'unbuilt'
         ? `it runs commit ${showCommit(entry.live)} and ${asker} asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
         : `${untrusted(entry.field)} is ${showValue(entry.live)} and ${asker} asks for ${showValue(entry.wanted)}`);
     return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
 }
-/** What to do about blocked entries: the remedies that fit them. */
 function blockedRemedy(goal) {
     const blocked = blockedIn(goal.drift);
     const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
@@ -41924,18 +41442,11 @@ function blockedRemedy(goal) {
 function showCommit(value) {
     return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
 }
-/** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
 const ONLY_LIVE = { seenRevisions: new Set() };
 /**
- * Whether the deployment is live for the goal, now: what blocks it, its
- * target, the revisions the step saw, and what the adapter says of the
- * order of commits (asked here, once a commit; none: unknown).
- *
- * The one place where live is decided. The flows decide it once for the
- * deployment they found, the wait for each one it sees, and the rest (the
- * run's record, its outputs, reports and summary, the log) reads the value
- * they pass on. A new condition of live goes here, and only here: the last
- * is an answer from the deployment's address, asked once it is otherwise live.
+ * The one place live is decided: the flows once for the deployment they found, the wait for
+ * each state it sees; everything else reads the value passed on. A new condition of live goes
+ * here only; the last, the address's answer, is asked once the deployment is otherwise live.
  */
 async function decideLive(deployment, goal) {
     await goal.orders?.learn(deployment);
@@ -41950,39 +41461,28 @@ async function decideLive(deployment, goal) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/green.ts
 /**
- * Whether a deployment's run leaves the step green: one pure function of what the run found
- * and the step's policy (whether it waits, `on-drift`). A deployment that is not live is a
- * value the run found, not an exception; this says what it means for the step, and in which
- * words it fails.
- *
- * Red, in this order: a difference blocks what runs (the deployment will never run what the
- * step asks for) and the step waits or fails on drift; `on-drift: fail` and any difference;
- * the wait ended without the deployment live; without a wait, it will never be live (a health
- * check asked for that cannot be made). A deployment not live yet, without a wait, is green:
- * the step did not ask to wait.
+ * Whether a deployment's run leaves the step green: a pure function of what the run found and
+ * the step's policy. Red, in this order: blocking drift when the step waits or fails on drift;
+ * `on-drift: fail` and any difference; the wait ended not live; without a wait, a deployment
+ * that will never be live (a health check that cannot be made). Not live yet without a wait is
+ * green: the step did not ask to wait.
  */
 
 
 
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
 const differences = (count) => `${count} ${plural(count, 'difference')}`;
-/** The advice for differences the service cannot apply. */
 function driftAdvice(count) {
     return `The service cannot update a deployment: change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
 }
-/** Says that the deployment will never run what the step asks for, and what to do. */
 function neverLive(name, goal) {
     return `Deployment '${name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
 }
-/** The differences that do not block what runs, named by field. */
 function unappliedFields(goal) {
     return goal.drift.filter((entry) => !entry.blocks).map((entry) => untrusted(entry.field));
 }
-/** The line that says which differences were not applied (when the step goes on). */
 function unappliedLine(fields) {
     return `${differences(fields.length)} not applied: ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
 }
-/** Why the differences fail the step, when they do. */
 function driftFailure(name, goal, policy, words) {
     const fails = policy.onDrift === 'fail';
     const fields = unappliedFields(goal);
@@ -41996,10 +41496,7 @@ function driftFailure(name, goal, policy, words) {
         return undefined;
     return `Deployment '${name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
 }
-/**
- * Why the step fails on this deployment, in the words it fails with; undefined when it is
- * green as far as the findings go.
- */
+/** Why the step fails on this deployment, in its words; undefined when green. */
 function stepFailure(findings, policy, words) {
     const { name, goal, liveness } = findings;
     const drift = goal === undefined ? undefined : driftFailure(name, goal, policy, words);
@@ -42017,22 +41514,21 @@ function stepFailure(findings, policy, words) {
 
 ;// CONCATENATED MODULE: ./src/views/html-parts.ts
 
-/**
- * A cell of the summary, written by the one GitHub-text module: secret values
- * removed first (they could not be found once escaped), then text or code.
- */
+
+/** Secret values removed first (they could not be found once escaped), then written. */
 const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
-/** A table of labelled cells, one row a label. */
+const cellsOf = (redact) => ({
+    text: cellOf(redact, (value) => htmlText(value)),
+    code: cellOf(redact, (value) => htmlCode(value)),
+});
+const tableRow = (cells, tag = 'td') => `<tr>${cells.map((cell) => `<${tag}>${cell}</${tag}>`).join('')}</tr>`;
 function labelledTable(rows) {
     const body = rows
         .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
         .join('\n');
     return `<table>\n${body}\n</table>`;
 }
-/**
- * A table of differences (drift): one row a field, its wanted and live values,
- * secrets `***`; as many rows as fit in the summary, and a count of the others.
- */
+/** One row a field, as many as fit, and a count of the others. */
 function differencesTable(drift, code, wants, has, head = '') {
     return {
         head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
@@ -42044,12 +41540,9 @@ function differencesTable(drift, code, wants, has, head = '') {
 
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
 /**
- * The deploy's summary (and `status`'s). Of one deployment (flat): a
- * heading, a table of the deployment, its drift, the failure if any. Of a
- * manifest (keyed): a row an agent (its deployment, status, whether it is
- * live, its commit, how many differences, its links; what its health check
- * answered, when any agent has one), then, below, each agent's drift,
- * failing health check and failure.
+ * The deploy's summary (and `status`'s): of one deployment (flat), its table, drift and
+ * failure; of a manifest (keyed), a row an agent, then each agent's drift, failing health
+ * check and failure below.
  */
 
 
@@ -42074,21 +41567,12 @@ function liveCell(liveness) {
         ? 'yes'
         : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
-/**
- * What the health check answered, as a cell: its address (without query),
- * the answer (`answers 200`, `503 Service Unavailable`, the network's error),
- * and the start of a failing answer's body; none when no check was made.
- */
 function healthCell(health, text, code) {
     if (health === undefined)
         return undefined;
     return `${health.ok ? '✅' : '❌'} ${healthWords(health, { text, code }, '<br>')}`;
 }
-/**
- * The deployment type's row, when the step set one or the deployment has one:
- * on reuse the deployment's own (a different wish is drift, shown below), else
- * the service's answer, or what was (or would be) sent.
- */
+/** On reuse the deployment's own type (a different wish is drift), else the answer's, or what was sent. */
 function typeRow(result, shown, code) {
     if (result === undefined)
         return [];
@@ -42099,7 +41583,6 @@ function typeRow(result, shown, code) {
     const reused = !result.created && result.deployment !== undefined;
     return [['Deployment type', code(reused ? live : (live ?? asked))]];
 }
-/** The drift section of the summary, when anything drifted. */
 function driftTable(drift, code) {
     if (drift.length === 0)
         return [];
@@ -42107,33 +41590,23 @@ function driftTable(drift, code) {
         differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`),
     ];
 }
-/**
- * The failure in a `<pre>`, its lines kept (the action's messages span
- * lines; text from the service in them is already on one line each) but no
- * blank one, so the block cannot end before its closing tag.
- */
+/** Lines kept but no blank one (`htmlLines`), so the block cannot end before its closing tag. */
 function failureBlock(failure, redact) {
     if (failure === undefined)
         return [];
     return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
-/** The health check's cell when one asked for was not made (the run said why). */
 function deploy_summary_healthNotMade({ healthNotMade: why }) {
     return why === undefined ? undefined : `not made: ${why} (not waiting)`;
 }
-/** The health check's row, when a check was made or one asked for was not. */
 function healthRow(input, text, code) {
     const notMade = deploy_summary_healthNotMade(input);
-    const cell = healthCell(input.liveness?.health, text, code);
-    if (cell !== undefined)
-        return [['Health check', cell]];
-    return notMade === undefined ? [] : [['Health check', text(notMade)]];
+    const cell = healthCell(input.liveness?.health, text, code) ?? (notMade && text(notMade));
+    return cell === undefined ? [] : [['Health check', cell]];
 }
-/** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input, redact) {
     const { spec, result, commit } = input;
-    const text = cellOf(redact, (value) => htmlText(value));
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { text, code } = cellsOf(redact);
     const shown = input.deployment ?? result?.deployment;
     const asked = result ?? (input.request && { request: input.request, created: false });
     const repository = asked === undefined ? {} : repositoryOf(asked);
@@ -42164,11 +41637,10 @@ function deploymentRows(input, redact) {
         rows.splice(2, 0, ['Dashboard', dashboard]);
     return rows;
 }
-/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 function summaryHtml(input) {
     const { spec, failure } = input;
     const redact = input.redact ?? ((text) => text);
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = cellsOf(redact);
     const title = failure !== undefined
         ? '❌ Deployment failed'
         : spec.dryRun
@@ -42181,21 +41653,19 @@ function summaryHtml(input) {
     ]) + '\n');
 }
 const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
-/** The column of the health checks' answers, after `Live`: only when some agent has a check. */
+/** `Health` comes after `Live`, only when some agent's check was made (or said why not). */
 const HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
-/** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary) {
     return summary.deployments.some((part) => part.summary.liveness?.health !== undefined || deploy_summary_healthNotMade(part.summary) !== undefined);
 }
-/** What an agent's health check answered, short, for its row: the whole answer is below it. */
+/** Short: the whole answer is below the table. */
 function healthOf(part, text) {
     const health = part.summary.liveness?.health;
     if (health === undefined)
         return text(deploy_summary_healthNotMade(part.summary));
     return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
 }
-/** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
-function linksOf(part, redact) {
+function deploy_summary_linksOf(part, redact) {
     const { summary } = part;
     const shown = summary.deployment ?? summary.result?.deployment;
     if (shown === undefined)
@@ -42221,13 +41691,12 @@ function rowOf(part, write, redact) {
         text(liveCell(liveness)),
         code(shortSha(shown?.source_revision_config.repo_commit_sha ?? undefined)),
         text(String(summary.drift?.length ?? 0)),
-        linksOf(part, redact),
+        deploy_summary_linksOf(part, redact),
     ];
     if (write.health)
         cells.splice(HEALTH_AFTER, 0, healthOf(part, text));
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+    return tableRow(cells);
 }
-/** Below the table: an agent's drift and failure, under its key, when it has either. */
 function detailsOf(part, { text, code }, redact) {
     const { summary } = part;
     const drift = summary.drift ?? [];
@@ -42243,10 +41712,8 @@ function detailsOf(part, { text, code }, redact) {
         ...failureBlock(summary.failure, redact),
     ];
 }
-/** The summary of a manifest's deploy, a row an agent, as HTML within GitHub's limit. */
 function keyedHtml(summary, redact) {
-    const text = cellOf(redact, (value) => htmlText(value));
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { text, code } = cellsOf(redact);
     const failed = summary.deployments.filter((part) => part.summary.failure !== undefined).length;
     const count = summary.deployments.length;
     const title = failed > 0
@@ -42254,11 +41721,10 @@ function keyedHtml(summary, redact) {
         : `🚀 ${count} ${plural(count, 'agent')}`;
     const health = anyHealth(summary);
     const headings = health ? HEADINGS.toSpliced(HEALTH_AFTER, 0, 'Health') : HEADINGS;
-    const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
     return (boundedSummary([
         `<h2>${title}: ${code(summary.source)}</h2>`,
         {
-            head: `<table>\n${head}`,
+            head: `<table>\n${tableRow(headings, 'th')}`,
             lines: summary.deployments.map((part) => rowOf(part, { text, code, health }, redact)),
             tail: '\n</table>',
             leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
@@ -42266,7 +41732,6 @@ function keyedHtml(summary, redact) {
         ...summary.deployments.flatMap((part) => detailsOf(part, { text, code }, redact)),
     ]) + '\n');
 }
-/** The deploy's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
 function deployLayoutHtml(summary, redact) {
     const [one] = summary.deployments;
     if (summary.layout === 'flat' && one !== undefined)
@@ -42275,21 +41740,13 @@ function deployLayoutHtml(summary, redact) {
 }
 
 ;// CONCATENATED MODULE: ./src/views/plan-summary.ts
-/**
- * The plan's summary. Of one deployment (flat): the verdict, the deployment
- * it is about, what the deploy would not apply, the request it would send,
- * and why it would fail. Of a manifest (keyed): a row an agent (its
- * deployment, what its deploy would do, how many differences it would not
- * apply), then each agent's plan below, each within its share of GitHub's
- * limit.
- */
+/** The plan's summary: of one deployment (flat), or a row an agent then each agent's plan within its share of GitHub's limit (keyed). */
 
 
 
 
 
 
-/** What the deploy does with `count` differences: nothing; the remedy. */
 function remedy(count) {
     const them = plural(count, 'it', 'them');
     return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
@@ -42304,7 +41761,6 @@ function heading(name, verdict, code) {
         fail: `❌ Plan: the deploy would fail for ${code(name)}`,
     }[verdict.action];
 }
-/** The table of the deployment the verdict is about, when there is one. */
 function deploymentTable(verdict, dashboardUrl, code, redact) {
     const { deployment } = verdict;
     if (deployment === undefined)
@@ -42328,7 +41784,7 @@ function deploymentTable(verdict, dashboardUrl, code, redact) {
     ];
     return [labelledTable(rows)];
 }
-/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
+/** A line of the request each (one secret's name, say), as many as fit. */
 function requestBlock(verdict, redact) {
     if (verdict.request === undefined)
         return [];
@@ -42342,9 +41798,8 @@ function requestBlock(verdict, redact) {
         },
     ];
 }
-/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
 function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = cellsOf(redact);
     const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
     parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
     if (verdict.wouldFail !== undefined) {
@@ -42359,7 +41814,6 @@ function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
     return boundedSummary(parts, budget);
 }
 const plan_summary_HEADINGS = ['Agent', 'Deployment', 'The deploy would', 'Not applied'];
-/** What the agent's deploy would do, in the row's words. */
 function actionCell(part) {
     const verdict = part.summary?.verdict;
     if (verdict === undefined)
@@ -42374,30 +41828,27 @@ function plan_summary_rowOf(part, code) {
         htmlText(actionCell(part)),
         htmlText(changes === undefined ? '—' : String(changes)),
     ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+    return tableRow(cells);
 }
-/** An agent's plan below the table (or why none was made), within `budget` bytes. */
+/** Or why none was made, within `budget` bytes. */
 function plan_summary_detailsOf(part, code, redact, budget) {
     const head = `<h3>${code(part.key)}</h3>`;
     if (part.summary !== undefined)
         return `${head}\n${planSummaryHtml(part.summary, redact, budget)}`;
     return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
 }
-/** The summary of a plan of several agents, as HTML within GitHub's limit. */
 function plan_summary_keyedHtml(summary, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = cellsOf(redact);
     const count = summary.agents.length;
     const failed = summary.agents.filter((part) => part.failure !== undefined).length;
     const title = failed > 0
         ? `❌ Plan: ${failed} of ${count} ${plural(count, 'agent')} would fail`
         : `📋 Plan of ${count} ${plural(count, 'agent')}`;
-    const head = `<tr>${plan_summary_HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
-    const table = `<table>\n${head}\n${summary.agents.map((part) => plan_summary_rowOf(part, code)).join('\n')}\n</table>`;
+    const table = `<table>\n${tableRow(plan_summary_HEADINGS, 'th')}\n${summary.agents.map((part) => plan_summary_rowOf(part, code)).join('\n')}\n</table>`;
     const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
     const details = summary.agents.map((part) => plan_summary_detailsOf(part, code, redact, share));
     return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
 }
-/** The plan's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
 function planLayoutHtml(summary, redact) {
     const [one] = summary.agents;
     if (summary.layout === 'flat' && one?.summary !== undefined)
@@ -42406,16 +41857,10 @@ function planLayoutHtml(summary, redact) {
 }
 
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
-/**
- * The retire's summary: where the preview's deployment still is and where
- * to delete it, and what was done on GitHub; a manifest's, each agent's
- * preview in turn. Never a word of anything being deleted or stopped: the
- * service's interface has no delete.
- */
+/** The retire's summary: never a word of anything deleted or stopped, the service has no delete. */
 
 
 
-/** What the retire did on GitHub, one row each. */
 function gitHubRows(retirement) {
     if (retirement === undefined)
         return [['GitHub', htmlText('nothing was changed (no github-token or no repository)')]];
@@ -42438,12 +41883,12 @@ function gitHubRows(retirement) {
     rows.push(['Pull request comment', htmlText(comment)]);
     return rows;
 }
-/** The job summary of a retire, as HTML (service text escaped by the one GitHub-text module). */
 function retireSummaryHtml({ name, deployments }, retirement, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = cellsOf(redact);
     // The retire step's preview has its one deployment, or none.
     const { deployment, dashboardUrl } = deployments[0] ?? {};
     const parts = [`<h2>⚫ Preview retired: ${code(name)}</h2>`];
+    const rows = [];
     if (deployment === undefined) {
         parts.push(`<p>${htmlText(`No deployment is named '${redact(name)}' in the service: nothing is left to delete there.`)}</p>`);
     }
@@ -42451,36 +41896,22 @@ function retireSummaryHtml({ name, deployments }, retirement, redact) {
         parts.push(`<p>${htmlText(deployment.status === 'AWAITING_DELETE'
             ? 'The preview is retired on GitHub. In the service, a deletion of its deployment was asked for (its status says so).'
             : 'The preview is retired on GitHub. Its deployment still exists in the service, and keeps running (and costing) until someone deletes it there: this step cannot delete it.')}</p>`);
+        const link = htmlLink('open it in the dashboard', dashboardUrl);
+        rows.push(['Deployment', code(deployment.id)], ['Status', code(deployment.status)], ['Delete it', link ?? htmlText(`in the service, by its id ${deployment.id}`)]);
     }
-    const link = dashboardUrl === undefined ? undefined : htmlLink('open it in the dashboard', dashboardUrl);
-    const rows = [
-        ...(deployment === undefined
-            ? []
-            : [
-                ['Deployment', code(deployment.id)],
-                ['Status', code(deployment.status)],
-                ['Delete it', link ?? htmlText(`in the service, by its id ${deployment.id}`)],
-            ]),
-        ...gitHubRows(retirement),
-    ];
-    parts.push(labelledTable(rows));
+    parts.push(labelledTable([...rows, ...gitHubRows(retirement)]));
     return boundedSummary(parts);
 }
-/** The summary of a retire, of one preview (flat) or of a manifest's (each in turn). */
 function retireLayoutHtml({ previews }, redact) {
     return previews.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/views/sweep-summary.ts
-/**
- * The sweep's summary: the orphans with where to delete each, the counts,
- * what changed on GitHub. Never a word of anything being deleted or stopped.
- */
+/** The sweep's summary: never a word of anything being deleted or stopped. */
 
 
 
 
-/** What the sweep changed on GitHub, and what it found already so: the summary's last row. */
 function changedOnGitHub(sweep) {
     const count = sweep.orphans.length;
     if (sweep.dryRun)
@@ -42507,27 +41938,23 @@ function changedOnGitHub(sweep) {
     }
     return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
 }
-/** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
+/** Each once, as the previews' names spell them, smallest first. */
 function unknownNumbers(unknown) {
     const digits = [...new Set(unknown.map((preview) => preview.digits))];
     digits.sort((a, b) => a.length - b.length || a.localeCompare(b));
     return digits.map((number) => `#${number}`);
 }
-/** The orphans' table, one row each with where to delete it, as many as fit. */
 function orphansTable(orphans, code) {
     return {
         head: '<table>\n<tr><th>Preview</th><th>Pull request</th><th>Closed</th><th>Status</th><th>Delete it</th></tr>',
-        lines: orphans.map((orphan) => `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${(orphan.dashboardUrl === undefined
-            ? undefined
-            : htmlLink('open it in the dashboard', orphan.dashboardUrl)) ??
+        lines: orphans.map((orphan) => `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${htmlLink('open it in the dashboard', orphan.dashboardUrl) ??
             htmlText(`by its id ${orphan.deployment.id}`)}</td></tr>`),
         tail: '</table>',
         leftOut: (count) => `<p>… and ${count} more ${plural(count, 'orphan')}, left out to keep this summary under GitHub's limit: the orphans output has every one.</p>`,
     };
 }
-/** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
 function sweepSummaryHtml(sweep, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = cellsOf(redact);
     const { orphans } = sweep;
     const parts = [
         `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(sweep.pattern)}</h2>`,
@@ -42555,7 +41982,7 @@ function sweepSummaryHtml(sweep, redact) {
 
 
 
-/** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
+/** Within GitHub's limit; every secret value removed by `redact` before escaping. */
 function renderSummary(summary, redact) {
     switch (summary.kind) {
         case 'deploy':
@@ -42571,16 +41998,15 @@ function renderSummary(summary, redact) {
 
 ;// CONCATENATED MODULE: ./src/cli/options.ts
 const COMMANDS = ['deploy', 'status', 'plan', 'list', 'repos'];
-/** The commands that run the core on one deployment; the others list the fleet. */
 const RUN_COMMANDS = ['deploy', 'status', 'plan'];
 function isRunCommand(command) {
     return RUN_COMMANDS.includes(command);
 }
-/** `DEPLOY_` + the name upper-cased with `-` as `_`: `wait-timeout` → `DEPLOY_WAIT_TIMEOUT`. */
+/** `wait-timeout` → `DEPLOY_WAIT_TIMEOUT`. */
 function variableOf(name) {
     return `DEPLOY_${environmentName(name)}`;
 }
-/** A name as an environment variable's: upper-cased, `-` as `_` (`X-Tenant-Id` → `X_TENANT_ID`). */
+/** `X-Tenant-Id` → `X_TENANT_ID`. */
 function environmentName(name) {
     return name.toUpperCase().replaceAll('-', '_');
 }
@@ -42593,14 +42019,10 @@ const REFUSED_OPTIONS = {
 };
 
 ;// CONCATENATED MODULE: ./src/cli/argv.ts
-/**
- * The command line after the command, read into tokens: the options given
- * (each with the values it was given), and a problem for each argument that
- * is not one of the command's options, with what to write instead.
- */
+/** The arguments after the command: the options given, and what to write instead of each wrong one. */
 
 
-/** Options whose action name differs: the name a person may try, and the option it is here. */
+/** The action's input name a person may try → the option it is here (`wait-for-ready` → `wait`). */
 function renamedOptions(table) {
     const renamed = new Map();
     for (const spec of table) {
@@ -42610,7 +42032,6 @@ function renamedOptions(table) {
     }
     return renamed;
 }
-/** Why an option is not one of `command`'s, and what to use instead. */
 function unknownOption(raw, command, table) {
     const name = raw.replace(/^-+/, '');
     const refused = REFUSED_OPTIONS[name];
@@ -42629,13 +42050,7 @@ function unknownOption(raw, command, table) {
     const hint = near.length > 0 ? ` (did you mean ${near.map((o) => `--${o}`).join(', ')}?)` : '';
     return `unknown option ${raw}${hint}; see deploy-agent ${command} --help`;
 }
-/**
- * Whether an option that is not one of the command's takes a value, as far as
- * is known: a refused option does, another command's or a renamed option as
- * its spec says, and one never heard of is taken to (its error is the one
- * that says what is wrong; its value reported again as a stray argument only
- * confuses).
- */
+/** Whether an option not the command's takes a value; an unknown one is taken to, so its value is not a second error. */
 function takesValue(raw, table) {
     const name = raw.replace(/^-+/, '');
     if (REFUSED_OPTIONS[name] !== undefined)
@@ -42644,10 +42059,7 @@ function takesValue(raw, table) {
     const spec = table.find((known) => known.option === option);
     return spec === undefined || spec.type === 'string';
 }
-/**
- * What one option token gives (`true` for a flag), or what is wrong with it.
- * `values` are the option's earlier values.
- */
+/** What one option token gives (`true` for a flag) after the option's earlier `values`, or what is wrong. */
 function optionValue(token, spec, values) {
     const { rawName, value, inlineValue } = token;
     if (spec.type === 'boolean') {
@@ -42661,22 +42073,21 @@ function optionValue(token, spec, values) {
             problem: `${rawName} needs a ${spec.valueName ?? 'value'}${value === undefined ? '' : ` (the next argument is the option ${value}; write ${rawName}=VALUE for a value that starts with --)`}`,
         };
     }
-    if (!spec.multiple && values.length > 0)
+    if (spec.multiple !== true && values.length > 0)
         return { problem: `${rawName} is given more than once` };
     return { value };
 }
-/**
- * Why an argument that is no option's value is there. Not echoed: a value
- * put where it does not belong may be a secret.
- */
+/** Not echoed: a value put where it does not belong may be a secret. */
 function strayArgument(index, previous, specs) {
     const after = previous === undefined ? '' : ` after ${previous}`;
     const flag = previous !== undefined && specs.get(previous.slice(2))?.type === 'boolean';
     return `unexpected argument ${index + 2}${after}: ${flag ? `${previous} is a flag and takes no value` : 'options are --name VALUE or --name=VALUE'}`;
 }
-/** `args` as `parseArgs` reads them against the options in `specs` (and `--help`). */
 function tokensOf(args, specs) {
-    const options = Object.fromEntries([...specs.values()].map((spec) => [spec.option, { type: spec.type, multiple: spec.multiple }]));
+    const options = Object.fromEntries([...specs.values()].map((spec) => [
+        spec.option,
+        { type: spec.type, multiple: spec.multiple === true },
+    ]));
     return (0,external_node_util_.parseArgs)({
         args: [...args],
         options: { ...options, help: { type: 'boolean', short: 'h' } },
@@ -42685,10 +42096,7 @@ function tokensOf(args, specs) {
         tokens: true,
     }).tokens;
 }
-/**
- * Reads `args` against `command`'s options in `table`; every mistake found
- * goes to `problems`, and what was read is returned.
- */
+/** Reads `args` against `command`'s options; every mistake goes to `problems`. */
 function readTokens(args, command, table, problems) {
     const specs = new Map(table.filter((spec) => spec.commands.includes(command)).map((spec) => [spec.option, spec]));
     const given = new Map();
@@ -42732,22 +42140,17 @@ function readTokens(args, command, table, problems) {
 
 ;// CONCATENATED MODULE: ./src/cli/dotenv.ts
 /**
- * The one rule for a value written to `--dotenv`. GitLab reads the file as its
- * dotenv report and stores each variable as expandable: a `$` in a value the
- * service sent (`custom_url`) would be expanded in every later job that uses
- * it, `environment:url` included, and could hand `$CI_JOB_TOKEN` to another
- * host. So a value is written only when GitLab reads it back exactly and
- * expands nothing; any other is left out, and `--json` still has it.
+ * The rule for a `--dotenv` value. GitLab stores each variable as expandable:
+ * a `$` in a value the service sent (`custom_url`) would be expanded in later
+ * jobs and could hand `$CI_JOB_TOKEN` to another host. So a value is written
+ * only when GitLab reads it back exactly; any other is left out (`--json` has it).
  */
 
 /** GitLab refuses a dotenv report of 5 KB or more (`dotenv_size`, 5120 bytes by default). */
 const DOTENV_LIMIT_BYTES = 5 * 1024;
 /** GitLab refuses more variables than this (`dotenv_variables`, 20 by default on GitLab Self-Managed). */
 const DOTENV_LIMIT_VARIABLES = 20;
-/**
- * Why GitLab would not read `value` back exactly as it is, in plain words,
- * or undefined when it would. Never includes the value: it is untrusted text.
- */
+/** Why GitLab would not read `value` back exactly; never the value: it is untrusted text. */
 function dotenvRefusal(value) {
     if (value.includes('$'))
         return "GitLab would expand its '$'";
@@ -42762,19 +42165,15 @@ function dotenvRefusal(value) {
     }
     return undefined;
 }
-/** Why a variable past the count is left out: the limit, and how to raise it. */
 function pastTheCount(maxKeys) {
     return maxKeys === DOTENV_LIMIT_VARIABLES
         ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
         : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
 }
 /**
- * The report of `variables` (`[VARIABLE, value]`, in the order of what
- * matters most) GitLab accepts and reads back exactly: no empty value (an
- * unset variable reads the same in a later job), no value `dotenvRefusal`
- * refuses; past `maxKeys` variables the last ones go; past 5 KB the longest
- * line (the last of equals) goes first, so that one huge value does not push
- * out the short ones. Each variable left out with why.
+ * `variables`, most important first, as GitLab reads them back: no empty
+ * value (unset reads the same); past `maxKeys` the last go; past 5 KB the
+ * longest line first, so one huge value does not push out the short ones.
  */
 function dotenvReport(variables, maxKeys) {
     const skipped = [];
@@ -42806,11 +42205,8 @@ function dotenvReport(variables, maxKeys) {
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
 /**
- * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
- * given twice in one object. JSON.parse keeps the last of repeated keys
- * silently, so the text is also read by the yaml package, whose document
- * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
- * `\u00e9` included), and the first repeated key is looked for there.
+ * JSON.parse keeps the last of repeated keys silently, so the text is also read by the yaml
+ * package, whose document keeps every key as written (JSON is YAML 1.2, escapes included).
  */
 
 function parseStrictJson(text) {
@@ -42859,11 +42255,8 @@ function firstRepeatedKey(node, path) {
 
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
- * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
- * lines and `#` comments ignored) or a JSON object. Messages never include a
- * value, and name a line by its number, never by its text: a line of a
- * multi-line value pasted by mistake may look like NAME=value, and its
- * "name" is then a piece of a secret.
+ * Messages never include a value, and name a line by its number, never its text: a line of
+ * a multi-line value pasted by mistake may look like NAME=value, its "name" a piece of a secret.
  */
 
 
@@ -42892,15 +42285,15 @@ function jsonEntries(raw) {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         fail('must be NAME=value lines or a JSON object');
     }
-    // Keys are named by position: a repeated key may be a value put in a name's place.
-    // A key repeated deeper, inside a value, fails below: a value must be a string.
+    // Named by position: a repeated key may be a value put in a name's place. Deeper ones fail
+    // below: a value must be a string.
     if (repeated !== undefined && repeated.path.length === 1) {
         fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
     }
     return Object.entries(parsed).map(([name, value], index) => ({
         name,
         value,
-        // An invalid key is not echoed: it may be a value put in its place.
+        // An invalid key is not echoed, for the same reason.
         where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
     }));
 }
@@ -42931,19 +42324,16 @@ function parseSecrets(raw) {
 
 ;// CONCATENATED MODULE: ./src/cli/option-values.ts
 /**
- * The values of the options given, and of their DEPLOY_ variables, read into
- * each input's raw text: a flag wins over its variable, and over the
- * variable of an option it excludes (`--limit 3` over `DEPLOY_ALL`); the API key from its
- * file, headers and secrets from the variables they name; every secret value
- * read is kept to be masked.
+ * The options given, else their DEPLOY_ variables, read into each input's raw
+ * text: the API key from its file, headers and secrets from the variables
+ * they name, every secret value kept to be masked.
  */
 
 
 
-/** A header name as RFC 9110 allows one (a token). */
+/** An RFC 9110 token. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
 function option_values_readInputs(given, command, table, reading) {
     const { env } = reading.sources;
     for (const spec of table) {
@@ -43003,16 +42393,12 @@ function option_values_readInputs(given, command, table, reading) {
         }
     }
 }
-/**
- * Masks the raw text (the redactor registers each of its lines too, as for
- * the action's inputs) and each line's value, which may be printed alone.
- */
+/** Masks the raw text (and so each line, as the action's inputs) and each line's value, which may be printed alone. */
 function maskLines(text, reading, valueOf) {
     reading.secret(text.trim());
     for (const line of text.split(/\r?\n/))
         reading.secret(valueOf(line).trim());
 }
-/** Each `--header NAME` (or `--health-check-header NAME`), its value from the variable NAME. */
 function readHeaderOptions(names, option, input, reading) {
     const lines = [];
     for (const name of names) {
@@ -43083,10 +42469,7 @@ function readSecretOptions(given, table, reading) {
     reading.inputs.secrets = secrets.size === 0 ? '' : JSON.stringify(Object.fromEntries(secrets));
     reading.origins.secrets = path === undefined ? '--secret' : '--secrets-file/--secret';
 }
-/**
- * Why `given` is no `--secret NAME`, never showing it: what is not a name may be a value (`--secret
- * "$OPENAI_API_KEY"`, or `NAME=VALUE`, whose value is masked as any secret's).
- */
+/** Never shows `given`: what is not a name may be a value (`--secret "$OPENAI_API_KEY"`, `NAME=VALUE`). */
 function notASecretName(given, reading) {
     const equals = given.indexOf('=');
     const name = given.slice(0, equals);
@@ -43096,7 +42479,7 @@ function notASecretName(given, reading) {
     }
     return `--secret wants a secret name (letters, digits and _, not starting with a digit); the text given, ${[...given].length} characters, is not one (not shown: it may be a value)`;
 }
-/** The secrets of a text, their values masked; a problem names `origin` and the line, never a value. */
+/** A problem names `origin` and the line, never a value. */
 function readSecretText(text, origin, reading, options = {}) {
     try {
         const secrets = parseSecrets(text.trim());
@@ -43120,13 +42503,6 @@ var external_node_fs_ = __nccwpck_require__(3024);
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/inputs/workspace-document.ts
-/**
- * A JSON or YAML document an input gives inline, or as the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (`config`, `agents`): the
- * file read bounded, a regular file, inside the workspace, and a key given
- * twice an error that names its path. What the document must hold is the
- * input's to say.
- */
 
 
 
@@ -43155,12 +42531,10 @@ function parseYamlText(text) {
         fail(`is not valid YAML: ${firstLine(error)}`);
     }
 }
-/** Whether `inner` is `root` or inside it (both absolute, normalised). */
 function isInside(root, inner) {
     const relative = external_node_path_default().relative(root, inner);
     return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
 }
-/** What a path that is not a regular file is, as a person names it. */
 function kindOf(stats) {
     if (stats.isDirectory())
         return 'a directory';
@@ -43174,17 +42548,13 @@ function kindOf(stats) {
         return 'a block device';
     return 'neither a file nor a directory';
 }
-/** Whether the error is the file system's "no such file" (a missing path, a dangling link). */
 function isMissing(error) {
     const code = error.code;
     return code === 'ENOENT' || code === 'ENOTDIR';
 }
 /**
- * The real path of the file `raw` names in the workspace. Checked twice: as
- * written (`../x.json`), and once symbolic links are followed, since a link
- * in the workspace (or a linked directory on the way) may point anywhere.
- * A path that exists but is not a regular file says what it is: "not
- * found" would send a person looking for a file that is there.
+ * Inside the workspace as written (`../x.json`) and once links are followed: a link may point
+ * anywhere. A path that is not a regular file says what it is ("not found" would mislead).
  */
 function workspaceFile(raw, workspace) {
     // No file system takes a NUL in a path; Node would throw before asking.
@@ -43224,7 +42594,6 @@ function readDocumentFile(raw, workspace) {
         text = (0,bounded_read/* readBounded */.CB)(file, { cap: DOCUMENT_FILE_CAP });
     }
     catch (error) {
-        // Its message names the cap ("it is larger than 1 MiB") or the deadline.
         if (!(error instanceof bounded_read/* BoundedReadError */.uu))
             throw error;
         fail(`file '${raw}' cannot be read: ${error.message}`);
@@ -43235,30 +42604,21 @@ function readDocumentFile(raw, workspace) {
 function isFilePath(raw) {
     return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
 }
-/** The document `raw` gives: inline JSON or YAML, or the file in the workspace it names. */
 function readDocument(raw, workspace) {
     return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/config.ts
-/**
- * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (docs/how-it-works.md, "The `config`
- * input"). Unknown keys in the known schema, and keys given twice, are errors
- * that name the key's path.
- */
 
 
 
 
 
-/** What may be set beyond the dedicated inputs. */
 const ConfigSchema = lazy(() => strictObject({
     source_config: SourceConfigRequestSchema.nullish(),
     source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
     secret_references: array(SecretReferenceSchema).nullish(),
 }));
-/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
 function parseConfig(raw, workspace) {
     if (raw === '')
         return {};
@@ -43276,48 +42636,6 @@ function parseConfig(raw, workspace) {
     if (!result.success)
         fail(formatZodIssues(result.error).join('; '));
     return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/run-description.ts
-/**
- * The run the inputs are read for, as the adapter that runs the core
- * describes it: src/github/ derives it from the workflow's event, and a
- * command would take it from its flags or its CI's variables. Nothing here
- * knows where it runs.
- */
-
-/** The entry's words for what its user gives: the run's, else the action's inputs. */
-function wordsOf(run) {
-    return run.words ?? ACTION_WORDS;
-}
-/**
- * The run is for a pull request from another repository than the run's own
- * (or from a deleted one): CI systems give such runs no secrets.
- */
-function isFromFork(run) {
-    const { head } = run;
-    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
-        return false;
-    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
-}
-
-;// CONCATENATED MODULE: ./src/inputs/fork.ts
-/**
- * A fork's pull request without an api key: CI
- * systems give a fork's runs no secrets, so the key is empty and every input
- * filled from a secret is too. That is a problem of the run, not of a value:
- * it is found on the raw text, before any input is parsed, and it leads the
- * report, ahead of the empty values it causes.
- */
-
-/** Why an empty `api-key` cannot work on this run, and how to skip such runs; undefined when it is not a fork's. */
-function forkRunProblem(apiKey, run) {
-    if (apiKey !== '' || !isFromFork(run))
-        return undefined;
-    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
-    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
-    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
-    return `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/headers.ts
@@ -43413,17 +42731,11 @@ function parseHeaders(raw) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/health-check.ts
-/**
- * The `health-check` input (docs/how-it-works.md, "Live means answering"): empty (off), a path
- * starting with `/`, or a full address (https://, or http:// on a loopback host) that
- * may hold `{url}`, the deployment's address. Any other `{…}` is a mistake.
- */
 
 
 
 
 const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
-/** The check the input asks for; `undefined` when it is empty (off). */
 function parseHealthCheck(raw) {
     const text = raw.trim();
     if (text === '')
@@ -43520,13 +42832,7 @@ function parseImageReference(raw) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/declare.ts
-/**
- * How an input is declared, and the one reader of any set of declared
- * inputs: the core's (core-inputs.ts), the GitHub Action's own
- * (src/github/inputs.ts), and each entry's set made of them. Reading a set
- * reads, defaults and parses every input in one pass and reports every bad
- * one in one `InputError`, before any request.
- */
+/** The one reader of any set of declared inputs: every bad one in one `InputError`, before any request. */
 
 
 /**
@@ -43540,11 +42846,9 @@ function isUnevaluated(raw) {
 function input(parse, options = {}) {
     return { ...options, parse, sensitive: options.sensitive ?? false };
 }
-/** The names of a set, in its order. */
 function namesOf(declarations) {
     return Object.keys(declarations);
 }
-/** The inputs of a set whose raw text is masked before it is even parsed. */
 function sensitiveNames(declarations) {
     return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
 }
@@ -43553,10 +42857,6 @@ function defaultText(declared, run) {
     const fallback = declared.default ?? '';
     return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
 }
-/**
- * A zod schema for one input: what is wrong with it beside the set's other
- * raw texts, else its parser's `Invalid`, becomes an issue.
- */
 function inputSchema(declared, run, set) {
     return schemas_string().transform((raw, context) => {
         const besides = declared.besides?.(raw, set);
@@ -43579,10 +42879,7 @@ function inputSchema(declared, run, set) {
         }
     });
 }
-/**
- * Every input of a set parsed on its own, each checked beside the raw texts
- * of the others (`set`); an issue's path is the input's name.
- */
+/** An issue's path is the input's name. */
 function declarationsSchema(declarations, run, set = {}) {
     return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
         name,
@@ -43590,7 +42887,6 @@ function declarationsSchema(declarations, run, set = {}) {
     ])));
 }
 const problemOf = ({ input, problem }) => ({ input, problem });
-/** The first problem of the run an input's raw text shows (declared by `runProblem`). */
 function runProblemOf(declarations, raw, run) {
     for (const [name, declared] of Object.entries(declarations)) {
         const problem = declared.runProblem?.(raw[name] ?? '', run);
@@ -43599,11 +42895,7 @@ function runProblemOf(declarations, raw, run) {
     }
     return undefined;
 }
-/**
- * Reads every input of a set, each on its own. Throws one `InputError`
- * naming every bad input, in the set's order; a problem of the run comes
- * first, without the empty values it explains.
- */
+/** Throws one `InputError` naming every bad input, in the set's order. */
 function declare_readInputs(declarations, read, run) {
     const raw = Object.fromEntries(namesOf(declarations).map((name) => [
         name,
@@ -43629,28 +42921,25 @@ function declare_readInputs(declarations, read, run) {
         throw new errors_InputError(issues.map(problemOf));
     return result.data;
 }
+/** `record` without its undefined fields: the inputs that were given. */
+function given(record) {
+    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/manifest.ts
 /**
- * The `agents` input: a manifest of agents, a JSON or YAML object given
- * inline or as the path of a file in the workspace (read as `config`'s is),
- * with one key, `agents`, mapping each agent's key to its entry. An entry
- * sets some of the inputs that describe one deployment, as text; what it
- * does not set comes from the step. Every structural problem is kept, each
- * named by its path (`agents.research.image_url`: unknown key), and reported
- * with every problem of the agents' values: one hides no other.
+ * The `agents` input. Every structural problem is kept, named by its path
+ * (`agents.research.image_url`: unknown key), and reported with every problem of the
+ * agents' values (name-template.ts `namedAgents`): one hides no other.
  */
 
 
 
 
 
-/** The most agents one manifest may hold. */
 const MAX_AGENTS = 50;
-/** The longest an agent's key may be. */
 const MAX_AGENT_KEY_LENGTH = 40;
 const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
-/** What each input an entry may set must be: text; `secrets` a list of the step's secret names. */
 const ENTRY_FIELDS = {
     name: schemas_string(),
     source: schemas_string(),
@@ -43666,13 +42955,9 @@ const ENTRY_FIELDS = {
     'health-check': schemas_string(),
     'health-check-expect': schemas_string(),
 };
-/** The one key of the manifest. */
-const TOP_KEY = 'agents';
-/** A plain object (a mapping), as a manifest's parts must be. */
 function isMapping(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-/** What is wrong with an agent's key, if anything. */
 function keyProblem(key) {
     const problem = !AGENT_KEY.test(key)
         ? 'a key must be lower-case letters, digits and -, starting with a letter or a digit'
@@ -43681,18 +42966,13 @@ function keyProblem(key) {
             : undefined;
     return problem === undefined ? undefined : { input: formatIssuePath(['agents', key]), problem };
 }
-/** What is wrong with one field's value, if anything (zod's message, or the environment's own). */
 function fieldProblem(field, value) {
     const result = ENTRY_FIELDS[field].safeParse(value);
     if (!result.success)
         return result.error.issues.map((issue) => issue.message).join('; ');
     return field === 'environment' ? environmentHoldsAgentTwice(value) : undefined;
 }
-/**
- * The entry of the agent `key`, as written: every key it has (`Object.keys`,
- * so `__proto__` too) checked, the values of the right kind kept, and a
- * problem for every other key or value. A null entry sets nothing.
- */
+/** Every key checked (`Object.keys`, so `__proto__` too); a null entry sets nothing. */
 function readEntry(key, raw) {
     const entry = {};
     const problems = [];
@@ -43716,24 +42996,19 @@ function readEntry(key, raw) {
     }
     return { entry, problems };
 }
-/**
- * The manifest's agents, each key as written (a key `__proto__` is a key
- * like any other, and a bad one), with every problem of their keys and
- * entries; a document that holds no agents to check, or more than a
- * manifest takes, fails at once.
- */
+/** A document that holds no agents to check, or more than a manifest takes, fails at once. */
 function manifestAgents(document) {
     if (!isMapping(document)) {
         fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
     }
-    const unknown = Object.keys(document).filter((key) => key !== TOP_KEY);
+    const unknown = Object.keys(document).filter((key) => key !== 'agents');
     const problems = unknown.map((key) => ({
         input: 'agents',
         problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
     }));
     // Nothing to check agent by agent: fail at once, with the document's other problems.
     const stop = (problem) => fail([...problems.map((p) => p.problem), problem].join('; '));
-    const agents = Object.hasOwn(document, TOP_KEY) ? document[TOP_KEY] : null;
+    const agents = Object.hasOwn(document, 'agents') ? document.agents : null;
     if (agents !== null && agents !== undefined && !isMapping(agents)) {
         stop('agents: must be a mapping of each agent to its entry');
     }
@@ -43754,18 +43029,13 @@ function manifestAgents(document) {
     });
     return { agents: read, problems };
 }
-/** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
 function parseManifest(raw, workspace) {
     if (raw === '')
         return undefined;
     const source = isFilePath(raw) ? raw : 'inline';
     return { source, ...manifestAgents(readDocument(raw, workspace)) };
 }
-/**
- * What is wrong with an environment beside a manifest (the step's, or an
- * entry's), if anything: `{agent}` more than once. Once, each agent has its
- * own; never, the agents share one.
- */
+/** An environment beside a manifest holds `{agent}` once (each agent its own) or never (shared). */
 function environmentHoldsAgentTwice(text) {
     const count = placeholderCount(text, AGENT_PLACEHOLDER);
     return count > 1
@@ -43774,25 +43044,15 @@ function environmentHoldsAgentTwice(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/name-template.ts
-/**
- * The deploy step's `name` beside `agents`: without a manifest it is the
- * deployment's name, and required; with one it is either empty (each
- * agent's deployment is named by the agent's name) or a template holding
- * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
- */
 
 
 
 
-/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
+/** Empty beside `agents`, else one name (checked against `agents` apart). */
 function parseNameOrTemplate(raw) {
     return raw === '' ? '' : parseName(raw);
 }
-/**
- * What is wrong with `name` beside the raw `agents` of its set, if anything:
- * empty without a manifest, or with one a text that does not hold `{agent}`
- * exactly once.
- */
+/** Without a manifest `name` is required; with one, empty or holding `{agent}` exactly once. */
 function nameBesideAgents(raw, set) {
     if ((set.agents ?? '') === '')
         return raw === '' ? NAME_REQUIRED : undefined;
@@ -43804,11 +43064,10 @@ function nameBesideAgents(raw, set) {
     const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
     return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
 }
-/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
 function deploymentName(template, agentName) {
     return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
 }
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+/** A problem for each value more than one agent has, naming them (`support and docs`). */
 function sharedValues(values, problem) {
     const byValue = new Map();
     for (const { key, value } of values) {
@@ -43819,13 +43078,7 @@ function sharedValues(values, problem) {
         .filter(([, keys]) => keys.length > 1)
         .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
 }
-/**
- * Every agent of `manifest` with a valid name, and the problems of the
- * others: a name (or, filled in `template`, a deployment name) that is not
- * one, named by its path (`agents.research.name`); two agents with one
- * deployment name; and the manifest's own (a bad key, an unknown entry
- * key). Every entry that reads a manifest names its agents so.
- */
+/** Every agent with a valid (deployment) name, and every problem: the others', shared names, the manifest's own. */
 function namedAgents(manifest, template) {
     const agents = [];
     // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
@@ -43849,14 +43102,34 @@ function namedAgents(manifest, template) {
     return { agents, problems };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/run-description.ts
+/** The run the inputs are read for, as the adapter describes it: nothing here knows where it runs. */
+
+function wordsOf(run) {
+    return run.words ?? ACTION_WORDS;
+}
+/** A pull request from another (or a deleted) repository: CI systems give such runs no secrets. */
+function isFromFork(run) {
+    const { head } = run;
+    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
+        return false;
+    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
+}
+/**
+ * A fork's runs get no secrets, so the key is empty and every input filled from a secret too:
+ * a problem of the run, found on the raw text, leading the report ahead of the empty values.
+ */
+function forkRunProblem(apiKey, run) {
+    if (apiKey !== '' || !isFromFork(run))
+        return undefined;
+    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+    return `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts
-/**
- * The core's inputs, declared once (declare.ts says how): each input's name,
- * in action.yml's order, with its parser and its default. `INPUT_NAMES`,
- * `InputName`, the inputs masked before they are parsed and the parsed
- * values' type come from this one record (test/repo/contract.test.ts checks
- * each entry's set, these and its own, against its action.yml).
- */
+/** The core's inputs in action.yml's order (test/repo/contract.test.ts checks every entry's set against its action.yml). */
 
 
 
@@ -43868,17 +43141,13 @@ function namedAgents(manifest, template) {
 
 
 
-/**
- * `repository`, or the run's own when given empty (the default); the run's
- * own is on the run's host, when the run knows it.
- */
+/** `repository`, or the run's own when given empty (the default), on the run's host when known. */
 function parseRepositoryInput(raw, run) {
     const own = raw === '' || raw === run.repository;
     const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
     const host = own ? run.repositoryHost?.toLowerCase() : undefined;
     return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
 }
-/** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
 const core_inputs_INPUTS = {
     'api-url': input(parseApiUrl),
     'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
@@ -43904,31 +43173,22 @@ const core_inputs_INPUTS = {
     'dry-run': input(parseBoolean, { default: 'false' }),
     'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
 };
-/** The names of every input, in action.yml's order. */
 const INPUT_NAMES = namesOf(core_inputs_INPUTS);
-/** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = sensitiveNames(core_inputs_INPUTS);
-/** `name` in a set without `agents`: required, one deployment's name. */
 const REQUIRED_NAME = input(parseName);
-/**
- * Some of the core's inputs, as an entry that takes only those declares
- * them, in `names`' order; an entry that takes `name` without `agents`
- * takes it required.
- */
+/** Some of the core's inputs, in `names`' order; `name` without `agents` is required. */
 const core_inputs_pick = (names) => {
     const manifest = names.includes('agents');
     return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : core_inputs_INPUTS[name]]));
 };
+const DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 
 ;// CONCATENATED MODULE: ./src/service/known-values.ts
 /**
- * The service's enums (`status`, `source_config.deployment_type`)
- * are known lists, not walls. A value the action does not know is passed on
- * with one warning naming the known ones, and the service decides; a value
- * of the wrong type is still an input error (the schemas say so).
+ * The service's enums (`status`, `deployment_type`) are known lists, not walls: an unknown
+ * value is passed on with one warning, and the service decides.
  */
 
-/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one or none. */
 function unknownValueWarning(what, value, known) {
     if (value === undefined || value === null || known.includes(value))
         return undefined;
@@ -43937,14 +43197,12 @@ function unknownValueWarning(what, value, known) {
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
 
-/** The inputs that say where the service is and how to sign in, in action.yml's order. */
 const ACCESS_INPUT_NAMES = [
     'api-url',
     'api-key',
     'api-key-header',
     'headers',
 ];
-/** The extra headers, and the api key under `api-key-header` when one is given. */
 function serviceAccess(inputs) {
     const apiKey = inputs['api-key'];
     return {
@@ -43955,7 +43213,6 @@ function serviceAccess(inputs) {
         sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
     };
 }
-/** Problems of the access inputs that are each valid but do not go together. */
 function accessProblems(inputs) {
     const problems = [];
     const apiKeyHeader = inputs['api-key-header'].toLowerCase();
@@ -43968,7 +43225,6 @@ function accessProblems(inputs) {
     }
     return problems;
 }
-/** The service's access, or an `InputError` when its inputs do not go together. */
 function checkedAccess(inputs) {
     const problems = accessProblems(inputs);
     if (problems.length > 0)
@@ -43977,14 +43233,7 @@ function checkedAccess(inputs) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/fleet-inputs.ts
-/**
- * The inputs of the fleet's commands: `list` takes the service's inputs and
- * every filter of the deployments' listing (docs/how-it-works.md, "The
- * service's interface"), `--limit` and `--all`; `repos` the
- * service's inputs and the integration. Values the interface constrains are
- * checked before any request; a `status` or `deployment-type` the action
- * does not know is passed on with a warning: the service decides.
- */
+/** A `status` or `deployment-type` the action does not know is passed on with a warning: the service decides. */
 
 
 
@@ -43995,7 +43244,6 @@ function checkedAccess(inputs) {
 
 /** The most `list --all` reads: 100 pages of 100. */
 const LIST_CAP = 10_000;
-/** How many deployments `list` shows when neither `--limit` nor `--all` says. */
 const DEFAULT_LIST_LIMIT = 100;
 /** One line of text: a filter value is sent in a query, never with a control character. */
 function parseFilterText(raw) {
@@ -44003,7 +43251,7 @@ function parseFilterText(raw) {
         fail('must not contain control characters or line breaks');
     return raw;
 }
-/** Comma-separated uuids (`a,b`), spaces around each allowed; each checked. */
+/** Comma-separated uuids, spaces around each allowed. */
 function parseIdList(raw) {
     const ids = raw.split(',').map((id) => id.trim());
     if (ids.some((id) => id === ''))
@@ -44017,15 +43265,13 @@ function parseIdList(raw) {
         }
     });
 }
-/** A whole number of deployments, at least 1. */
 function parseLimit(raw) {
     if (!/^\d+$/.test(raw) || Number(raw) < 1)
         fail(`must be a whole number, at least 1, got '${raw}'`);
     return Number(raw);
 }
-/** The service's inputs, shared by both commands. */
 const FLEET_SHARED_INPUTS = core_inputs_pick(ACCESS_INPUT_NAMES);
-/** `list`'s own inputs: the filters, in the order the service's interface lists them, then how many. */
+/** The filters, in the order the service's interface lists them, then how many. */
 const LIST_OWN_INPUTS = {
     'name-contains': input(unlessEmpty(parseFilterText)),
     status: input(unlessEmpty(parseFilterText)),
@@ -44037,9 +43283,7 @@ const LIST_OWN_INPUTS = {
     limit: input(parseLimit, { default: String(DEFAULT_LIST_LIMIT) }),
     all: input(parseBoolean, { default: 'false' }),
 };
-/** `repos`'s: the service's, and the integration whose repositories are listed. */
 const REPOS_INPUTS = core_inputs_pick([...ACCESS_INPUT_NAMES, 'integration-id']);
-/** What `list` asks for, from its inputs each read on its own. */
 function listRequest(inputs) {
     const ids = (list) => (list === undefined ? undefined : list.join(','));
     const filters = {
@@ -44057,13 +43301,12 @@ function listRequest(inputs) {
     ].filter((warning) => warning !== undefined);
     return {
         access: checkedAccess(inputs),
-        filters: Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)),
+        filters: given(filters),
         limit: inputs.all ? LIST_CAP : inputs.limit,
         all: inputs.all,
         warnings,
     };
 }
-/** What `repos` asks for. */
 function reposRequest(inputs) {
     const integrationId = inputs['integration-id'];
     if (integrationId === undefined) {
@@ -44081,10 +43324,8 @@ function sameRepository(fullName, repository) {
     return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
 }
 /**
- * The commit the plan asks for, once the plan's source fields are known (a
- * sha with a source other than codehost is refused before this). A head in
- * another repository (a fork) is a commit the deployment's repository does
- * not have.
+ * Whether `auto` is targeted depends on the branch the deployment tracks, which only the deploy
+ * step knows. A head in another repository (a fork) is a commit the deployment's does not have.
  */
 function commitRequest(commit, fields, run) {
     if (commit.kind === 'none')
@@ -44111,30 +43352,22 @@ function commitRequest(commit, fields, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
-/**
- * The inputs of the check of a deployment's own address: `health-check`,
- * `health-check-headers` and `health-check-expect`, read as one request, or none when
- * the check is off. Headers or an expected text without a
- * check would check nothing: an input error, before any request.
- */
 
 
-/** The three inputs, in action.yml's order. */
+
 const HEALTH_INPUT_NAMES = [
     'health-check',
     'health-check-headers',
     'health-check-expect',
 ];
-/** The check the inputs ask for; undefined when `health-check` is empty (off). */
 function healthRequest(inputs) {
     const check = inputs['health-check'];
     if (check === undefined)
         return undefined;
-    const expect = inputs['health-check-expect'];
     return {
         check,
         headers: { ...inputs['health-check-headers'] },
-        ...(expect === undefined ? {} : { expect }),
+        ...given({ expect: inputs['health-check-expect'] }),
     };
 }
 /** The header values of the check and the values of its query string: never printed. */
@@ -44143,7 +43376,7 @@ function healthSensitiveValues(inputs) {
     const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
     return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
 }
-/** Headers or an expected text given without a check. */
+/** Headers or an expected text without a check would check nothing. */
 function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
     if (inputs['health-check'] !== undefined)
         return [];
@@ -44157,24 +43390,14 @@ function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
             : [{ input: 'health-check-expect', problem }]),
     ];
 }
-/**
- * Headers or an expected text the step gives for a check nobody makes: neither the step
- * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
- * the agents that do).
- */
+/** The step's headers serve the agents whose entry sets `health-check`. */
 function unusedHealthProblems(inputs, words, manifest) {
     const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
     return checked === true ? [] : healthProblems(inputs, words);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
-/**
- * The core's inputs read into one typed deploy spec, before any request
- * (`readDeploySpec`): from inputs that each parsed on their own, `config` merged
- * under the explicit inputs, the request headers, and the checks that depend
- * on more than one input (mostly on `source`). Every such problem is found
- * before the spec is built, and all of them are reported together.
- */
+/** `config` merged under the explicit inputs, and every check across inputs reported together. */
 
 
 
@@ -44185,10 +43408,6 @@ function unusedHealthProblems(inputs, words, manifest) {
 
 
 
-/** The fields of `record` whose value is not undefined: an input that was not given. */
-function given(record) {
-    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
 function requested(inputs) {
     const { config } = inputs;
     return {
@@ -44207,7 +43426,6 @@ function requested(inputs) {
         secretReferences: config.secret_references ?? null,
     };
 }
-/** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(inputs, wanted, run) {
     const problems = [
         ...accessProblems(inputs),
@@ -44239,10 +43457,7 @@ function needsImage(source, wanted) {
         },
     ];
 }
-/**
- * The image `config` gives, checked as the `image-uri` input is where it was
- * read; none when the input is given, which `config`'s gives way to.
- */
+/** `config`'s image, checked as `image-uri` is, unless the input (which wins) is given. */
 function configImageProblems(inputs) {
     const image = inputs.config.source_revision_config?.image_uri;
     if (inputs['image-uri'] !== undefined || image === undefined || image === null)
@@ -44278,7 +43493,6 @@ function codehostFields(inputs, wanted) {
     }
     return problems;
 }
-/** The fields only the spec's source has, or what that source needs and lacks. */
 function sourceFields(inputs, wanted) {
     const { source } = inputs;
     const missing = (problems, fields) => problems.length > 0 ? problems : fields;
@@ -44301,10 +43515,7 @@ function sourceFields(inputs, wanted) {
             return { source };
     }
 }
-/**
- * The spec's warnings: one for a `deployment_type` the action does not know,
- * which is sent as it is (the service decides).
- */
+/** A `deployment_type` the action does not know is sent as it is (the service decides). */
 function specWarnings(wanted) {
     const type = wanted.sourceConfig.deployment_type;
     const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
@@ -44322,7 +43533,7 @@ function commonFields(inputs, wanted, fields, run) {
         secrets: inputs.secrets,
         waitForReady: inputs['wait-for-ready'],
         waitTimeoutSeconds: inputs['wait-timeout'],
-        ...(health === undefined ? {} : { health }),
+        ...given({ health }),
         commit: commitRequest(inputs.commit, fields, run),
         onDrift: inputs['on-drift'],
         dryRun: inputs['dry-run'],
@@ -44335,7 +43546,6 @@ function commonFields(inputs, wanted, fields, run) {
         warnings: specWarnings(wanted),
     };
 }
-/** The deploy spec, or an `InputError` naming every input that does not fit the others. */
 function buildDeploySpec(inputs, run) {
     const wanted = requested(inputs);
     const problems = combinationProblems(inputs, wanted, run);
@@ -44346,16 +43556,13 @@ function buildDeploySpec(inputs, run) {
         throw new errors_InputError(problems);
     return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
-/**
- * Reads and validates every core input. Throws an `InputError` naming each
- * bad one: first every input that is wrong on its own, else every input
- * that does not fit the others.
- */
+/** Throws an `InputError`: every input wrong on its own, else every one that does not fit the others. */
 function readDeploySpec(read, run) {
     return buildDeploySpec(readInputs(INPUTS, read, run), run);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/deploy-request.ts
+
 
 
 
@@ -44378,9 +43585,8 @@ const ENTRY_INPUTS = [
     'health-check',
     'health-check-expect',
 ];
-/** How a problem of an agent's field is named: `agents.research.config`. */
 const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
-/** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
+/** The step's secrets the entry lists (all when it lists none). */
 function agentSecrets({ key, entry }, inputs, words) {
     const listed = entry.secrets;
     if (listed === undefined)
@@ -44397,10 +43603,6 @@ function agentSecrets({ key, entry }, inputs, words) {
     }
     return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
 }
-/**
- * The inputs among `fields` an agent's entry sets, each parsed as the step's input of
- * that name is; the problems named under the entry's path (`agents.research.config`).
- */
 function entryInputs({ key, entry }, fields, run) {
     const problems = [];
     const overrides = {};
@@ -44419,7 +43621,6 @@ function entryInputs({ key, entry }, fields, run) {
     }
     return { overrides, problems };
 }
-/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
 function agentInputs(agent, inputs, run) {
     const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
     const secrets = agentSecrets(agent, inputs, wordsOf(run));
@@ -44429,11 +43630,7 @@ function agentInputs(agent, inputs, run) {
         overrides.secrets = secrets.value;
     return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
 }
-/**
- * One agent's request, or its problems: those of its entry, else those its
- * spec's checks report, named under the agent's path (the service's access
- * is the step's, checked once for all agents).
- */
+/** One agent's request, or its problems: its entry's, else its spec's. */
 function agentRequest(agent, inputs, run) {
     const own = agentInputs(agent, inputs, run);
     if (own.problems.length > 0)
@@ -44442,12 +43639,11 @@ function agentRequest(agent, inputs, run) {
     const access = [...ACCESS_INPUT_NAMES, ...stepOnlyHealth(agent)];
     try {
         const spec = buildDeploySpec(own.inputs, run);
-        const { environment } = agent.entry;
         return {
             key: agent.key,
             name: agent.name,
             spec,
-            ...(environment === undefined ? {} : { environment }),
+            ...given({ environment: agent.entry.environment }),
         };
     }
     catch (error) {
@@ -44458,10 +43654,7 @@ function agentRequest(agent, inputs, run) {
             .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
     }
 }
-/**
- * The health inputs an agent's problems leave to the step: the step's headers (and its
- * expected text) may serve the agents that set a check, and need not fit the others.
- */
+/** The step's health headers and text may serve the agents that set a check, and need not fit the others. */
 function stepOnlyHealth(agent) {
     const names = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
     return names.filter((name) => !(name in agent.entry));
@@ -44476,20 +43669,13 @@ function sharedEnvironments(manifest) {
         problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
     }));
 }
-/**
- * What the step's deploy is asked to do: every agent of its manifest, or its one deployment
- * (`flat`); else one `InputError` naming every problem. Nothing is sent.
- */
+/** Every agent of the manifest, or the one deployment; else one `InputError` naming every problem. */
 function deployRequest(inputs, run) {
     if (inputs.agents !== undefined)
         return manifestRequest(inputs, run);
     const spec = buildDeploySpec(inputs, run);
     return { layout: 'flat', source: 'inline', agents: [{ key: spec.name, name: spec.name, spec }] };
 }
-/**
- * Every agent of the step's manifest as its deploy is to run, or one
- * `InputError` naming every problem of every agent. Nothing is sent.
- */
 function manifestRequest(inputs, run) {
     const manifest = inputs.agents;
     if (manifest === undefined) {
@@ -44521,21 +43707,13 @@ function manifestRequest(inputs, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
-/**
- * The plan step's inputs (plan/action.yml): the deploy step's inputs
- * that describe the deployment or reach the service (a manifest of agents,
- * `agents`, among them), and `on-change`. The
- * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
- * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan
- * never waits, targets no commit, and is a dry run.
- */
+/** A plan never waits, targets no commit, and is a dry run: the rest of the core's inputs are fixed. */
 
 
 
 
 
 
-/** The core's inputs a plan takes, in plan/action.yml's order. */
 const SHARED = [
     ...ACCESS_INPUT_NAMES,
     'name',
@@ -44550,7 +43728,6 @@ const SHARED = [
     'secrets',
     'dashboard-url',
 ];
-/** The core's inputs a plan does not take, and the text each reads as. */
 const FIXED = {
     'wait-for-ready': 'false',
     'wait-timeout': '900',
@@ -44561,22 +43738,14 @@ const FIXED = {
     'on-drift': 'warn',
     'dry-run': 'true',
 };
-/** The core's inputs a plan shares with the deploy step, in plan/action.yml's order. */
 const PLAN_SHARED_INPUTS = core_inputs_pick(SHARED);
-/** The plan's own: `on-change`. */
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
-/**
- * The plan the deploy step would run with these inputs, checked against
- * each other before any request: with `agents`, every agent's (`name`
- * empty or a template holding `{agent}`), else the one deployment's.
- */
 function planAsked(inputs, run) {
     const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
     return { ...deployRequest(core, run), onChange };
 }
-/** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
 function planRequest(inputs, run) {
     const { layout, agents, onChange } = planAsked(inputs, run);
     const [one] = agents;
@@ -44588,11 +43757,6 @@ function planRequest(inputs, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/status-inputs.ts
-/**
- * `deploy-agent status`'s inputs that reach the service: how to reach it,
- * the name, the wait's, and the dashboard's address for its output. It
- * looks a deployment up: no source, no plan, no commit.
- */
 
 
 
@@ -44601,7 +43765,6 @@ function planRequest(inputs, run) {
 
 
 
-/** The core's inputs `status` takes, in action.yml's order. */
 const STATUS_INPUTS = core_inputs_pick([
     ...ACCESS_INPUT_NAMES,
     'name',
@@ -44611,16 +43774,10 @@ const STATUS_INPUTS = core_inputs_pick([
     ...HEALTH_INPUT_NAMES,
     'dashboard-url',
 ]);
-/**
- * Every agent's look-up: its deployment name is the `name` template (if
- * any) filled with the agent's name (its entry's `name`, else its key);
- * the rest of an entry describes a deploy, which `status` does not make.
- * Two agents with one deployment name are an input error, as for `deploy`.
- */
+/** Of an entry only its check counts: the rest describes a deploy, which `status` does not make. */
 function agentLookups(manifest, inputs, lookup, run) {
     const { agents, problems } = namedAgents(manifest, inputs.name);
     const lookups = agents.map((agent) => {
-        // The entry's check over the step's, parsed as the deploy parses it.
         const own = entryInputs(agent, ['health-check', 'health-check-expect'], run);
         problems.push(...own.problems);
         const checked = { ...inputs, ...own.overrides };
@@ -44640,26 +43797,20 @@ function agentLookups(manifest, inputs, lookup, run) {
         throw new errors_InputError(problems);
     return lookups;
 }
-/** The look-up the inputs ask for, the name aside. */
 function lookupOf(inputs, access) {
-    const dashboardUrl = inputs['dashboard-url'];
-    const health = healthRequest(inputs);
     return {
         ...access,
         sensitiveValues: [...access.sensitiveValues, ...healthSensitiveValues(inputs)],
-        ...(health === undefined ? {} : { health }),
+        ...given({ health: healthRequest(inputs) }),
         name: inputs.name,
         waitForReady: inputs['wait-for-ready'],
         waitTimeoutSeconds: inputs['wait-timeout'],
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+        ...given({ dashboardUrl: inputs['dashboard-url'] }),
     };
 }
 /**
- * Reads and checks `status`'s inputs, before any request; throws an
- * `InputError` naming each bad one: one look-up, or with a manifest
- * (`agents`) one an agent. The run is read without its repository,
- * as `status` always read it (it takes no `repository`); so an empty api
- * key on a pull request whose head names its repository reads as a fork's.
+ * The run is read without its repository (`status` takes no `repository`), so an empty
+ * api key on a pull request whose head names its repository reads as a fork's.
  */
 function readStatusRequest(read, run) {
     const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
@@ -44678,7 +43829,6 @@ function readStatusRequest(read, run) {
 ;// CONCATENATED MODULE: ./src/cli/wording.ts
 
 
-/** How a remedy names what the user gives: the command's options and variables. */
 const COMMAND_WORDS = {
     apiKey: 'DEPLOY_API_KEY or --api-key-file',
     apiKeyHeader: '--api-key-header',
@@ -44699,11 +43849,7 @@ const COMMAND_WORDS = {
     commit: '--commit',
     noWait: 'no --wait',
 };
-/**
- * The command's words where it runs: a proposed change is a merge request
- * on GitLab, a pull request on any other CI or terminal; the service's
- * address named as it was given (`--api-url` or `DEPLOY_API_URL`), when known.
- */
+/** A merge request on GitLab, a pull request elsewhere; the API URL named as it was given. */
 function commandWords(env, apiUrlFrom) {
     return {
         ...COMMAND_WORDS,
@@ -44711,7 +43857,6 @@ function commandWords(env, apiUrlFrom) {
         ...(apiUrlFrom === undefined ? {} : { apiUrlFrom }),
     };
 }
-/** The help's description of an input, where action.yml's speaks of the action's world. */
 const COMMAND_DESCRIPTIONS = {
     'api-key': 'Credential sent in the header named by --api-key-header. Masked and never printed.',
     'api-key-header': 'Header that carries the API key (not one the command sets itself, such as Host or Content-Type).',
@@ -44719,11 +43864,9 @@ const COMMAND_DESCRIPTIONS = {
     repository: "owner/name of the repository to deploy with codehost, matched case-insensitively against the integration's repository listing. Defaults to the CI system's project slug (e.g. GitLab's CI_PROJECT_PATH); where there is none, required for codehost.",
     'on-drift': 'What to do when a reused deployment differs from what the command asks for: warn or fail.',
 };
-/** The help's description of the plan's own options (plan/action.yml's inputs, in the command's words). */
 const PLAN_OPTION_DESCRIPTIONS = {
     'on-change': 'fail: exit 1 when the plan holds a difference the deploy would not apply, so a required CI job can block the merge. none: it only reports.',
 };
-/** The help's description of `list`'s own options. */
 const LIST_OPTION_DESCRIPTIONS = {
     'name-contains': 'Only deployments whose name contains VALUE (the service matches it).',
     status: `Only deployments in this status (${STATUSES.join(', ')}; another value is passed on with a warning).`,
@@ -44745,18 +43888,11 @@ const LIST_OPTION_DESCRIPTIONS = {
 
 
 
-/** The inputs that are not `--name VALUE`; every other declared input is. */
-const INPUT_SHAPES = {
-    'api-key': { kind: 'api-key' },
-    headers: { kind: 'headers' },
-    'health-check-headers': { kind: 'headers' },
-    secrets: { kind: 'secrets' },
-    'wait-for-ready': { kind: 'flag', option: 'wait' },
-    'dry-run': { kind: 'flag' },
+/** The inputs given as a flag, and its name. */
+const FLAGS = {
+    'wait-for-ready': 'wait',
+    'dry-run': 'dry-run',
 };
-function shapeOf(input) {
-    return INPUT_SHAPES[input] ?? { kind: 'value' };
-}
 function shownDefault(value) {
     if (value === undefined || value === '')
         return undefined;
@@ -44765,11 +43901,7 @@ function shownDefault(value) {
     // `repository`'s `${{ github.repository }}`: here, the CI's project slug.
     return "the CI system's project slug";
 }
-/**
- * The commands that take `input`: deploy all; status its few; plan the
- * inputs plan/action.yml shares; list the service's; repos the service's
- * and the integration.
- */
+/** Deploy takes every input; status, plan, list and repos theirs. */
 function commandsOf(input) {
     const access = ACCESS_INPUT_NAMES.includes(input);
     return COMMANDS.filter((command) => command === 'deploy' ||
@@ -44778,15 +43910,13 @@ function commandsOf(input) {
         (command === 'list' && access) ||
         (command === 'repos' && (access || input === 'integration-id')));
 }
-/** The option of an input given as `--input VALUE`, or as a flag under its own name (`--wait`). */
-function valueOption(input, shape, description) {
-    const flag = shape.kind === 'flag';
-    const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
+function valueOption(input, description) {
+    const flag = FLAGS[input];
+    const option = flag ?? input;
     return {
         option,
-        type: flag ? 'boolean' : 'string',
-        multiple: false,
-        ...(flag ? {} : { valueName: 'VALUE' }),
+        type: flag === undefined ? 'string' : 'boolean',
+        ...(flag === undefined ? { valueName: 'VALUE' } : {}),
         variable: variableOf(option),
         defaultText: shownDefault(core_inputs_INPUTS[input].default),
         description,
@@ -44794,46 +43924,40 @@ function valueOption(input, shape, description) {
         role: { kind: 'input', input },
     };
 }
-/**
- * The options of the inputs whose values never sit on a command line, by
- * shape: each read from a file or from the environment. `description` is
- * the input's own.
- */
+/** `--header NAME` and `--health-check-header NAME`: each value from the variable NAME. */
+function headerOption(input) {
+    const health = input === 'health-check-headers';
+    const example = health
+        ? '--health-check-header X-Api-Key reads X_API_KEY'
+        : '--header X-Tenant-Id reads X_TENANT_ID';
+    return {
+        option: health ? 'health-check-header' : 'header',
+        type: 'string',
+        multiple: true,
+        valueName: 'NAME',
+        variable: variableOf(input),
+        description: `${health ? 'The health check sends' : 'Sends'} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
+        role: { kind: 'header', input },
+    };
+}
+/** The options of the inputs whose values never sit on a command line: read from a file or the environment. */
 const SECRET_OPTIONS = {
     'api-key': (description) => [
         {
             option: 'api-key-file',
             type: 'string',
-            multiple: false,
             valueName: 'FILE',
             variable: variableOf('api-key'),
             description: `${description} Read from FILE (one trailing line break dropped) or from the variable; never an option's value.`,
             role: { kind: 'api-key-file' },
         },
     ],
-    headers: (_description, input) => {
-        const health = input === 'health-check-headers';
-        const example = health
-            ? '--health-check-header X-Api-Key reads X_API_KEY'
-            : '--header X-Tenant-Id reads X_TENANT_ID';
-        const sends = health ? 'The health check sends' : 'Sends';
-        return [
-            {
-                option: health ? 'health-check-header' : 'header',
-                type: 'string',
-                multiple: true,
-                valueName: 'NAME',
-                variable: variableOf(input),
-                description: `${sends} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
-                role: { kind: 'header', input: health ? 'health-check-headers' : 'headers' },
-            },
-        ];
-    },
+    headers: () => [headerOption('headers')],
+    'health-check-headers': () => [headerOption('health-check-headers')],
     secrets: () => [
         {
             option: 'secrets-file',
             type: 'string',
-            multiple: false,
             valueName: 'FILE',
             variable: variableOf('secrets'),
             description: 'Deployment secrets from FILE: NAME=value lines or a JSON object {"NAME": "value"}. The variable holds the same text. Every value is masked.',
@@ -44849,21 +43973,17 @@ const SECRET_OPTIONS = {
         },
     ],
 };
-/** The options of one input, from its shape and its declaration. */
 function inputOptions(input, description) {
-    const shape = shapeOf(input);
-    if (shape.kind === 'value' || shape.kind === 'flag') {
-        return [valueOption(input, shape, description)];
-    }
+    const secret = SECRET_OPTIONS[input];
+    if (secret === undefined)
+        return [valueOption(input, description)];
     const commands = commandsOf(input);
-    return SECRET_OPTIONS[shape.kind](description, input).map((spec) => ({ ...spec, commands }));
+    return secret(description).map((spec) => ({ ...spec, commands }));
 }
-/** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */
 function planOptions() {
     return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
         option: input,
         type: 'string',
-        multiple: false,
         valueName: 'VALUE',
         variable: variableOf(input),
         defaultText: shownDefault(declared.default),
@@ -44872,19 +43992,16 @@ function planOptions() {
         role: { kind: 'plan-input', input: input },
     }));
 }
-/** What a list option's value is, for the help. */
 const LIST_VALUE_NAMES = {
     'tag-value-ids': 'ID,…',
     'deployment-ids': 'ID,…',
     limit: 'N',
     'remote-reconciled': 'BOOLEAN',
 };
-/** `list`'s options that exclude each other: how many it shows. */
 const LIST_EXCLUDES = {
     limit: ['all'],
     all: ['limit'],
 };
-/** `list`'s own options: each filter of the listing, `--limit N` and `--all`. */
 function listOptions() {
     return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
         const input = name;
@@ -44892,7 +44009,6 @@ function listOptions() {
         return {
             option: input,
             type: flag ? 'boolean' : 'string',
-            multiple: false,
             ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
             variable: variableOf(input),
             ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
@@ -44907,7 +44023,6 @@ const OUTPUT_OPTIONS = [
     {
         option: 'json',
         type: 'boolean',
-        multiple: false,
         description: 'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too. list and repos: one JSON array of what the service answered, every secret value ***.',
         commands: COMMANDS,
         role: { kind: 'output', output: 'json' },
@@ -44915,7 +44030,6 @@ const OUTPUT_OPTIONS = [
     {
         option: 'events',
         type: 'boolean',
-        multiple: false,
         variable: variableOf('events'),
         defaultText: 'false',
         description: 'Writes a stream of events to stdout for tools, one JSON object a line (step, status_change, heartbeat, warn), the last always a result line with the status, the exit code and the outputs; not with --json.',
@@ -44925,7 +44039,6 @@ const OUTPUT_OPTIONS = [
     {
         option: 'dotenv',
         type: 'string',
-        multiple: false,
         valueName: 'FILE',
         description: "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
         commands: RUN_COMMANDS,
@@ -44934,7 +44047,6 @@ const OUTPUT_OPTIONS = [
     {
         option: 'dotenv-max-keys',
         type: 'string',
-        multiple: false,
         valueName: 'N',
         defaultText: String(DOTENV_LIMIT_VARIABLES),
         description: "Writes at most N variables to the --dotenv file (GitLab's dotenv_variables limit: a report over it is lost whole), each one left out named in a warning; with --agents, DEPLOYMENT_LIVE first, then each agent's _ID and _URL, then its _STATUS and _LIVE.",
@@ -44944,18 +44056,13 @@ const OUTPUT_OPTIONS = [
     {
         option: 'summary',
         type: 'string',
-        multiple: false,
         valueName: 'FILE',
         description: 'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
         commands: RUN_COMMANDS,
         role: { kind: 'output', output: 'summary' },
     },
 ];
-/**
- * Every option, in the declared inputs' order, then the output options;
- * `descriptions` are action.yml's (the help reads them from the package),
- * except where the command has its own words (`COMMAND_DESCRIPTIONS`).
- */
+/** Every option, in the declared inputs' order; `descriptions` are action.yml's but where the command has its own. */
 function optionTable(descriptions = {}) {
     return [
         ...INPUT_NAMES.flatMap((input) => inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? '')),
@@ -44966,15 +44073,11 @@ function optionTable(descriptions = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/sources.ts
-/**
- * What the command reads besides its arguments (the environment, files named
- * by an option, within their caps), and the `Reading` that gathers the values
- * read from them and every problem found.
- */
+/** What the command reads besides its arguments, and the `Reading` that gathers values and problems. */
 
 /** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
 const FILE_CAPS = { 'api-key-file': 64 * bounded_read/* KIB */.nH, 'secrets-file': bounded_read/* MIB */.D6 };
-/** Gathers the values read so far and every problem found, to report them all at once. */
+/** Every problem found, to report them all at once. */
 class Reading {
     problems = [];
     inputs = {};
@@ -45005,11 +44108,7 @@ class Reading {
                 return undefined;
             }
             const code = error?.code;
-            const why = code === 'ENOENT'
-                ? 'no such file'
-                : code === 'EISDIR'
-                    ? 'it is a directory'
-                    : (code ?? 'unreadable');
+            const why = { ENOENT: 'no such file', EISDIR: 'it is a directory' }[code ?? ''] ?? code ?? 'unreadable';
             this.problems.push(`--${option} ${path}: cannot read it (${why})`);
             return undefined;
         }
@@ -45018,11 +44117,9 @@ class Reading {
 
 ;// CONCATENATED MODULE: ./src/cli/arguments.ts
 /**
- * The command line and the environment, read into one request: the command,
- * each input's raw text (as `core.getInput` would give it), the secret
- * values to mask, and where the outputs go. Nothing is sent and nothing is
- * parsed by the core here: a usage error names the option before any
- * request, and the input parsers (the same as the action's) run next.
+ * The command line and the environment, read into one request: each input's
+ * raw text (as `core.getInput` gives it), the secrets to mask, where the
+ * outputs go. A usage error names the option before the action's parsers run.
  */
 
 
@@ -45045,7 +44142,6 @@ class UsageError extends Error {
 }
 const HELP = ['--help', '-h', 'help'];
 const EVENTS_VARIABLE = variableOf('events');
-/** `--events`, else `DEPLOY_EVENTS` read as the action reads a boolean; a problem for any other. */
 function readEventsFlag(given, env, problems) {
     if (given.has('events'))
         return true;
@@ -45062,12 +44158,7 @@ function readEventsFlag(given, env, problems) {
         return false;
     }
 }
-/**
- * Whether a run asked for the event stream, as far as a command line that
- * could not be read says: its result line is then still the last of stdout.
- * Only a command that takes `--events` streams: `list` and `repos` write
- * their data to stdout, and nothing else.
- */
+/** Whether a command line that could not be read asked for the stream (never `list` or `repos`): it still ends with a result line. */
 function wantsEvents(args, env) {
     const command = args[0];
     if (isCommand(command) && !isRunCommand(command))
@@ -45083,13 +44174,9 @@ function wantsEvents(args, env) {
         return false;
     }
 }
-/** The largest `--dotenv-max-keys` taken: more variables than any report of the command holds. */
+/** More variables than any report holds. */
 const DOTENV_MAX_KEYS_CAP = 10_000;
-/**
- * `--dotenv-max-keys N`: a whole number from 1, else GitLab's default limit;
- * a problem naming the option for any other text (not echoed: a value put
- * where it does not belong may be a secret).
- */
+/** A bad value is not echoed: a value put where it does not belong may be a secret. */
 function readDotenvMaxKeys(given, problems) {
     const text = given.get('dotenv-max-keys')?.values[0];
     if (text === undefined)
@@ -45103,10 +44190,7 @@ function readDotenvMaxKeys(given, problems) {
 function isCommand(word) {
     return COMMANDS.some((command) => command === word);
 }
-/**
- * Reads the command line (without `node` and the script) and the
- * environment. Throws a `UsageError` listing every problem found.
- */
+/** Reads the arguments (without `node` and the script); throws a `UsageError` listing every problem. */
 function readInvocation(args, sources) {
     const [first, ...rest] = args;
     if (first === undefined || HELP.includes(first)) {
@@ -45164,6 +44248,63 @@ function readInvocation(args, sources) {
             summary: given.get('summary')?.values[0],
         },
     };
+}
+
+;// CONCATENATED MODULE: ./src/cli/input-errors.ts
+
+/** How a message names a bad input not given: its option and variable. */
+function inputLabels(table) {
+    const labels = new Map();
+    for (const spec of table) {
+        const variable = spec.variable === undefined ? '' : ` (or ${spec.variable})`;
+        switch (spec.role.kind) {
+            case 'input':
+            case 'plan-input':
+            case 'list-input':
+                labels.set(spec.role.input, `--${spec.option}${variable}`);
+                break;
+            case 'api-key-file':
+                labels.set('api-key', `the API key (DEPLOY_API_KEY or --api-key-file)`);
+                break;
+            case 'header':
+                labels.set(spec.role.input, `the ${spec.role.input} (--${spec.option} or ${spec.variable ?? ''})`);
+                break;
+            case 'secrets-file':
+                labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
+                break;
+            default:
+                break;
+        }
+    }
+    return labels;
+}
+/** `agents.support.repository`, with the option that gives it for every agent, if any. */
+function entryLabel(input, labels) {
+    const field = /^agents\.[^.]+\.([a-z-]+)$/.exec(input)?.[1];
+    const option = field === undefined ? undefined : labels.get(field);
+    // `--repository (or DEPLOY_REPOSITORY)` reads flat after the field: no brackets in brackets.
+    const flat = option?.replace(/ \(or ([^()]+)\)$/, ' or $1');
+    return flat === undefined ? input : `${input} (for every agent: ${flat})`;
+}
+/** Each input named the way it was given (`--name`, `DEPLOY_NAME`), else by `inputLabels`; the lead first. */
+function describeInputError(error, request, ci) {
+    const labels = inputLabels(optionTable());
+    const lines = error.problems.map(({ input, problem }) => {
+        const origin = request.origins[input];
+        let label = origin ?? labels.get(input) ?? entryLabel(input, labels);
+        if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
+            const whose = ci.host === undefined ? `${ci.where}'s project` : 'the origin remote';
+            label = `--repository (defaulted to ${whose} ${ci.slug}: pass --repository owner/name)`;
+        }
+        return `${label}: ${problem}`;
+    });
+    const list = (heading, items) => `${heading}\n${items.map((line) => `  - ${line}`).join('\n')}`;
+    if (error.lead !== undefined) {
+        const [lead, ...others] = lines;
+        const first = `invalid input ${lead ?? ''}`;
+        return others.length === 0 ? first : `${first}\n${list('other invalid inputs:', others)}`;
+    }
+    return lines.length === 1 ? `invalid input ${lines[0]}` : list('invalid inputs:', lines);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/env-ci/services/appveyor.js
@@ -48430,15 +47571,17 @@ const services = {
   return { isCi: Boolean(env.CI), ...git.configuration({ env, cwd }) };
 });
 
-;// CONCATENATED MODULE: ./src/cli/origin.ts
+;// CONCATENATED MODULE: ./src/cli/git.ts
 /**
- * Outside any CI, the checkout names its repository: the `origin` remote's
- * URL gives the code host and `owner/name` that `--repository` defaults to,
- * as `gh` finds the repository of the folder it runs in.
+ * What the checkout in the working folder says, from a local `git` (no shell,
+ * never the network): the `origin` remote that `--repository` defaults to
+ * outside CI (as `gh` finds its repository), and which of two commits is newer.
  */
 
-/** The longest `git remote get-url` may take: a local read, never the network. */
+/** The longest one question may take: a local git answers in milliseconds. */
 const GIT_TIMEOUT_MS = 5_000;
+/** A full sha: anything else (a name, an option) is never passed to git. */
+const SHA = /^[0-9a-f]{40}$/i;
 /** `owner/name` from a remote's path: slashes around it and `.git` dropped; undefined unless two or more parts. */
 function trimPath(path) {
     // Loops, not regular expressions: an anchored `/+$/` is quadratic on a run of slashes.
@@ -48455,11 +47598,7 @@ function trimPath(path) {
         ? trimmed
         : undefined;
 }
-/**
- * `git@github.com:acme/agent.git`, `https://github.com/acme/agent.git` and
- * `ssh://git@github.com/acme/agent` → `github.com` and `acme/agent`; a local
- * path or anything else → undefined. A user or token in the URL is dropped.
- */
+/** `git@github.com:acme/agent.git`, `https://…`, `ssh://…` → `github.com`, `acme/agent`; a user or token dropped. */
 function parseRemoteUrl(url) {
     const trimmed = url.trim();
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
@@ -48495,16 +47634,40 @@ function originRepository(env, cwd) {
         return undefined;
     }
 }
+/** Whether `ancestor` is an ancestor of `descendant`; undefined when git cannot say (a commit it lacks, no git, a killed run). */
+function isAncestor({ cwd, env }, ancestor, descendant) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', ['merge-base', '--is-ancestor', ancestor, descendant], { cwd, env: { ...env }, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error) => {
+            // A spawn failure (ENOENT) has a string code; a killed run, a signal.
+            const { code, signal } = (error ?? { code: 0 });
+            resolve(signal == null && (code === 0 || code === 1) ? code === 0 : undefined);
+        });
+    });
+}
+/**
+ * `newer` when the target is an ancestor of the latest, `older` the reverse; a
+ * CI checkout most often holds both. Diverged, identical or unknown commits
+ * are not known. The repository is not checked: a sha names one commit.
+ */
+function checkoutCommitOrder(where) {
+    return async (_repository, target, latest) => {
+        if (!SHA.test(target) || !SHA.test(latest) || target.toLowerCase() === latest.toLowerCase()) {
+            return undefined;
+        }
+        const targetFirst = await isAncestor(where, target, latest);
+        if (targetFirst !== false)
+            return targetFirst === true ? 'newer' : undefined;
+        const latestFirst = await isAncestor(where, latest, target);
+        return latestFirst === true ? 'older' : undefined;
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/cli/ci.ts
 /**
- * Which run this is, outside GitHub's event: the CI system is recognised by
- * env-ci (a well-kept library that knows some thirty of them), and its
- * answer becomes the core's neutral description of the run. env-ci answers
- * "the commit the CI built", which on some pull request builds is a merge
- * commit the service never builds; the corrections below keep the branch
- * head instead, as the action does with GITHUB_SHA: the commit that must be
- * live is the one pushed, never a merge commit the service does not build.
+ * Which run this is, outside GitHub: env-ci recognises some thirty CI
+ * systems. Its commit is "the commit the CI built", on some pull request
+ * builds a merge commit the service never builds; the corrections below keep
+ * the branch head instead: the commit that must be live is the one pushed.
  */
 
 
@@ -48540,10 +47703,7 @@ function generic(answer) {
         tag: nonEmpty(answer.tag),
     };
 }
-/**
- * Per service, what env-ci does not say or says of a merge commit. Each
- * entry is the documented variable that names the branch head.
- */
+/** Per service, the documented variable that names the branch head where env-ci names none or a merge. */
 const CORRECTIONS = {
     gitlab: (answer, env) => {
         const candidate = generic(answer);
@@ -48648,10 +47808,7 @@ function headOf(candidate, where) {
         pullRequest: candidate.pullRequest,
     };
 }
-/**
- * The run as the CI system (or, outside CI, the git checkout in `cwd`)
- * describes it. Runs `git` only outside a known CI system.
- */
+/** The run as the CI system (outside CI, the checkout in `cwd`) describes it; `git` runs only outside CI. */
 function describeCiRun(env, cwd) {
     const answer = env_ci({ env: { ...env }, cwd });
     const service = answer.service;
@@ -48690,7 +47847,6 @@ function describeCiRun(env, cwd) {
         head: headOf({ branch: answer.branch, sha: answer.commit, pullRequest: false }, where),
     };
 }
-/** The run as the core takes it: the CI's slug (or origin's) is the default of `--repository`. */
 function runDescription(run, workspace, words) {
     return {
         workspace,
@@ -48702,66 +47858,15 @@ function runDescription(run, workspace, words) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/cli/commit-order.ts
-/**
- * Which of two commits is newer, answered from the git checkout the command
- * runs in, where GitHub's compare call is not at hand (GitLab, CircleCI,
- * Jenkins, a terminal): a CI job's checkout holds the pipeline's commit and,
- * most often, the newer ones. `git merge-base --is-ancestor` answers without
- * a network; an absent git, a shallow clone that lacks a commit, or a folder
- * that is no checkout answers "not known", as no answer did before.
- */
-
-/** A full sha: anything else (a name, an option) is never passed to git. */
-const SHA = /^[0-9a-f]{40}$/i;
-/** The longest one question may take: a local git answers in milliseconds. */
-const commit_order_GIT_TIMEOUT_MS = 5_000;
-/**
- * Whether `ancestor` is an ancestor of `descendant` (`git merge-base --is-ancestor`, no shell);
- * undefined when git cannot say (128: a commit it lacks; a spawn failure; a killed run).
- */
-function isAncestor(where, ancestor, descendant) {
-    return new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', ['merge-base', '--is-ancestor', ancestor, descendant], { cwd: where.cwd, env: { ...where.env }, timeout: commit_order_GIT_TIMEOUT_MS, windowsHide: true }, (error) => {
-            // A spawn failure (ENOENT) has a string code; a killed run, a signal.
-            const { code, signal } = (error ?? { code: 0 });
-            resolve(signal == null && (code === 0 || code === 1) ? code === 0 : undefined);
-        });
-    });
-}
-/**
- * The question as the checkout answers it: `newer` when the target
- * is an ancestor of the latest commit, `older` when the latest is an
- * ancestor of the target; diverged, identical or unknown commits are not
- * known. The repository is not checked: a sha names one commit.
- */
-function checkoutCommitOrder(where) {
-    return async (_repository, target, latest) => {
-        if (!SHA.test(target) || !SHA.test(latest) || target.toLowerCase() === latest.toLowerCase()) {
-            return undefined;
-        }
-        const targetFirst = await isAncestor(where, target, latest);
-        if (targetFirst !== false)
-            return targetFirst === true ? 'newer' : undefined;
-        const latestFirst = await isAncestor(where, latest, target);
-        return latestFirst === true ? 'older' : undefined;
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/ports/events.ts
 /**
- * What the core says happened during a run: one channel of typed events, and
- * the only way the core tells its runner anything. The runner gives views
- * (`EventView`), and each decides how an event looks: the action's log, log
- * groups, outputs, GitHub deployment statuses and comments (src/github/), the
- * command's human log, outputs and `--events` stream (src/cli/). A new view
- * is one more function, and no change to the core. A port: it imports
+ * The one channel by which the core tells its runner anything; each view (`EventView`)
+ * decides how an event looks (log, outputs, GitHub records, `--events`). A port: it imports
  * nothing from the steps and flows that emit it.
  *
- * Secrets are redacted once, where events are made (`RunEvents.emit`): the
- * free text of an event (a log line, a heading, what a wait waits for) goes
- * through the runner's `redact`; reports carry text already redacted and
- * secret values as `***`; outputs are data, redacted by structure.
+ * Secrets are redacted once, in `RunEvents.emit`: an event's free text goes through the
+ * runner's `redact`; reports carry text already redacted and secret values as `***`; outputs
+ * are data, redacted by structure.
  */
 
 function redacted(event, redact) {
@@ -48811,7 +47916,6 @@ class RunEvents {
         this.#pending = [];
         await Promise.allSettled(pending);
     }
-    /** The core's log, as `log` events. */
     logger = {
         info: (message) => this.emit({ kind: 'log', level: 'info', message }),
         notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
@@ -48824,10 +47928,7 @@ function waitingLine(event) {
     const after = event.note === undefined ? '' : `; ${event.note}`;
     return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
 }
-/**
- * The events as lines of a `Logger`: `log` events at their level, the wait's
- * state as its line; the rest is left to other views.
- */
+/** `log` events and the wait's state as lines of a `Logger`; the rest is left to other views. */
 function logView(logger) {
     return (event) => {
         if (event.kind === 'log')
@@ -48836,7 +47937,7 @@ function logView(logger) {
             logger.info(waitingLine(event));
     };
 }
-/** The views of one agent's run: each of `views`, told every event with the agent's key. */
+/** Each of `views`, told every event with the agent's key. */
 function agentViews(views, agent) {
     return views.map((view) => (event) => view({ ...event, agent }));
 }
@@ -48857,9 +47958,8 @@ function flatSummary(summary) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/errors.ts
-/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
 
-/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
+/** Carries the deployment the run found, so the outputs can still say which. */
 class DeploymentError extends ActionError {
     name = 'DeploymentError';
     deployment;
@@ -48870,10 +47970,7 @@ class DeploymentError extends ActionError {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
-/**
- * Phases as events, which the views make log groups: runs a phase headed `name`, a `phase`
- * event as it starts, a `phase_over` as it ends, however.
- */
+/** Runs `work` between a `phase` and a `phase_over` event (the views' log group), however it ends. */
 function inGroup({ events }) {
     return async (name, phase, work) => {
         events?.({ kind: 'phase', phase, message: name, grouped: true });
@@ -48887,16 +47984,10 @@ function inGroup({ events }) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/find.ts
-/**
- * A deployment looked for by its exact name, the one way the deploy, `status` and retire
- * find it: the service filters by substring, and does not enforce unique names.
- */
+/** The one way to find a deployment by its exact name: the service filters by substring, and does not enforce unique names. */
 
 
-/**
- * The deployment named exactly `name` (`pickOne`'s choice among several), looked for in a log
- * group of its own; `said` writes what was found there.
- */
+/** Looked for in a log group of its own; `said` writes what was found there. */
 function findDeployment(name, dependencies, said) {
     const { service, logger } = dependencies;
     return inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => {
@@ -48905,11 +47996,7 @@ function findDeployment(name, dependencies, said) {
         return found;
     });
 }
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
+/** Among several of the name: one not being deleted, then the oldest; a warning names every id. */
 function pickOne(found, name, logger) {
     const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
         Date.parse(a.created_at) - Date.parse(b.created_at));
@@ -48919,50 +48006,10 @@ function pickOne(found, name, logger) {
     return first;
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/repository.ts
-/**
- * Which repository a codehost deploy builds from: the entry of the
- * integration's listing for the step's `repository` (on its code host, when
- * the run knows it), exact, else case-insensitive; else an error that says
- * what the integration does list.
- */
-
-
-/** Repositories named in the error when the wanted one is not listed. */
-const REPOSITORIES_SHOWN = 5;
-/** `owner/name`. */
-const fullName = (repository) => `${repository.owner}/${repository.name}`;
-/** A listed repository's host, lower-cased ('' when its url is no URL). */
-const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
-/**
- * The listing's entry for `spec.repository` (on its host, if named): exact,
- * else case-insensitive. The listing is `repositories`' when given (one
- * listing that several agents share), else the service's own.
- */
-async function resolveRepository(service, spec, repositories) {
-    const { host } = spec.repository;
-    const listed = await (repositories ?? ((id) => service.listRepositories(id)))(spec.integrationId);
-    const onHost = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
-    const name = fullName(spec.repository);
-    const match = onHost.find((repository) => fullName(repository) === name) ??
-        onHost.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
-    if (match !== undefined)
-        return match;
-    const wanted = host === undefined ? name : `${name} on ${host}`;
-    if (onHost.length === 0) {
-        const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
-        throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
-    }
-    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
-    const more = onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
-    throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
-}
-
 ;// CONCATENATED MODULE: ./src/run/decisions/deploy.ts
 /**
- * The deploy flow's decisions: which repository (codehost), which deployment
- * of the name, reuse or create — never two from one name where the service
- * lets the action prevent it, and a warning with every id where it cannot.
+ * Which repository, which deployment of the name, reuse or create: never two from one name
+ * where the service lets the action prevent it, and a warning with every id where it cannot.
  */
 
 
@@ -48971,17 +48018,9 @@ async function resolveRepository(service, spec, repositories) {
 
 
 
-/**
- * When the service may have created a deployment that its listing does not
- * show yet (it promises no read-after-write), the name is looked up again
- * after each of these pauses: 6 s in all, before concluding it was not created.
- */
+/** The listing may lag a create (no read-after-write): the name is looked up after each pause. */
 const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
-/**
- * The service stored a created deployment under another name: the step fails,
- * since the next run would not find it, but what was created is known, so
- * the outputs say it, so that a person can remove it.
- */
+/** A create stored under another name fails the step (the next run would not find it); the outputs still say what was created. */
 class RenamedError extends ActionError {
     name = 'RenamedError';
     created;
@@ -48991,7 +48030,6 @@ class RenamedError extends ActionError {
         this.created = created;
     }
 }
-/** The body of the create call for the spec (and the resolved repository). */
 function buildCreateRequest(spec, repository) {
     const request = {
         name: spec.name,
@@ -49014,11 +48052,9 @@ function buildCreateRequest(spec, repository) {
     }
     return request;
 }
-/** A deployment found by its name that the step cannot reuse. */
 class NotReusableError extends DeploymentError {
     name = 'NotReusableError';
 }
-/** A deployment found by its name, fit to reuse: same source, not being deleted. */
 function checkReusable(deployment, spec, words) {
     if (deployment.source !== spec.source) {
         throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or deploy with source ${deployment.source}.`, deployment);
@@ -49028,10 +48064,6 @@ function checkReusable(deployment, spec, words) {
     }
     return deployment;
 }
-/**
- * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
- * deployment is listed: the service's listing may lag its writes.
- */
 async function findSettled(name, dependencies) {
     const { service, clock, signal, logger } = dependencies;
     for (const pause of SETTLE_PAUSES_MS) {
@@ -49043,11 +48075,7 @@ async function findSettled(name, dependencies) {
     return undefined;
 }
 const settleWindow = runtime_formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
-/**
- * The reconcile hook of the create: after a 409 or a create that may have
- * taken effect, what is there under the name. A 409 with nothing listed
- * fails; an ambiguous create with nothing listed is tried again.
- */
+/** After a 409 or a create that may have taken effect: a 409 with nothing listed fails; an ambiguous create is tried again. */
 function reconcileCreate(name, dependencies) {
     const { logger } = dependencies;
     return async (failure) => {
@@ -49072,12 +48100,7 @@ function reconcileCreate(name, dependencies) {
         return undefined;
     };
 }
-/**
- * After a create: the name the service stored must be the one asked for
- * (else every run would create another), and one more look-up warns when the
- * name now has more than one deployment (two runs raced on a service that
- * does not enforce unique names).
- */
+/** After a create: the stored name must be the asked one, and a look-up warns when two runs raced to the name. */
 async function checkCreated(created, dependencies) {
     const { deployment } = created;
     const name = created.request.name;
@@ -49091,11 +48114,7 @@ async function checkCreated(created, dependencies) {
         dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
     }
 }
-/**
- * The create call, reconciled: the deployment and whether this run
- * created it. The answer to this run's own create is the deployment; one
- * found by a look-up is checked like any other found by its name.
- */
+/** The create, reconciled; a deployment found by a look-up is checked like any found by its name. */
 async function create(spec, request, repository, dependencies, onCreated) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
     const deployment = via === 'answer' ? value : checkReusable(value, spec, dependencies.service.words);
@@ -49103,18 +48122,15 @@ async function create(spec, request, repository, dependencies, onCreated) {
     const created = via !== 'conflict';
     if (created)
         onCreated?.({ request, repository, deployment, created });
-    // A deployment found by the reconcile look-up has the exact name, and that
-    // look-up already warned about duplicates: only the create's own answer is checked.
+    // The reconcile look-up found the exact name and warned about duplicates already.
     if (via === 'answer') {
         await checkCreated({ request, repository, deployment, created }, dependencies);
     }
     return { deployment, created };
 }
 /**
- * Resolve, find, then reuse or create (or, in a dry run, say what would be
- * created). The hooks are told the create's body and the deployment created
- * as soon as each is known, so a run that fails or is cancelled after can
- * still say what it asked for and what exists.
+ * Resolve, find, then reuse or create (or say what a dry run would). The hooks hear the body
+ * and the created deployment at once, so a run that fails later still says what exists.
  */
 async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
     const { service, logger } = dependencies;
@@ -49154,7 +48170,6 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
 
-/** The schedule as a wait starts at `now`: no check yet. */
 function startSchedule(options, now) {
     return {
         intervalMs: options.initialIntervalMs,
@@ -49165,7 +48180,6 @@ function startSchedule(options, now) {
         slowdownMs: 0,
     };
 }
-/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
 function refusalOf(failure) {
     if (!(failure instanceof ServiceError))
         return { throttled: false };
@@ -49175,7 +48189,6 @@ function refusalOf(failure) {
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     };
 }
-/** What to do at `now`, for a wait that ends at `deadline`. */
 function nextMove(schedule, deadline, now) {
     const remaining = deadline - now;
     if (remaining <= 0)
@@ -49186,7 +48199,6 @@ function nextMove(schedule, deadline, now) {
         return { kind: 'pause-to-deadline', pauseMs: remaining };
     return { kind: 'check', pauseMs: Math.max(0, wanted) };
 }
-/** A check starts at `now`: the next interval grows. */
 function checkStarted(schedule, options, now) {
     return {
         ...schedule,
@@ -49199,20 +48211,15 @@ function checkStarted(schedule, options, now) {
 function checkTimeoutMs(deadline, now) {
     return Math.max(1_000, deadline - now);
 }
-/** The service answered a check: no failure in a row, no pause asked. */
 function answered(schedule) {
     return { ...schedule, failedInARow: 0, throttledInARow: 0, slowdownMs: 0 };
 }
-/** The pause asked by a refusal, `throttled` being the `429`s before it in a row; at most `maxSlowdownMs`. */
+/** `throttled`: the `429`s before it in a row. */
 function slowdownOf(refusal, throttled, options) {
     const asked = refusal.retryAfterMs ?? (refusal.throttled ? options.maxIntervalMs * 2 ** throttled : 0);
     return Math.min(asked, options.maxSlowdownMs);
 }
-/**
- * A check failed. A `429` is no failure (the deadline still holds): the
- * checks slow down. Any other counts as failed in a row, and pauses the
- * checks when the service names a pause.
- */
+/** A `429` only slows the checks (the deadline still holds); any other failure counts in a row. */
 function refused(schedule, refusal, options) {
     if (refusal.throttled) {
         return {
@@ -49228,44 +48235,25 @@ function refused(schedule, refusal, options) {
         failedInARow: schedule.failedInARow + 1,
     };
 }
-/** More failed checks in a row than the wait tolerates: it gives up. */
 function givesUp(schedule, options) {
     return schedule.failedInARow > options.maxFailedPolls;
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/status-checks.ts
 /**
- * The status checks of several waits as one request a check: every agent
- * that waits asks `check(id, timeoutMs)` on its own schedule (wait.ts), and
- * the checks asked meanwhile leave together as
- * `GET /v2/deployments?deployment_ids=A,B,…&limit=100` (100 ids a request).
- *
- * The requests keep one wait's pace whatever the number of agents: they
- * start no closer than the schedule of wait-schedule.ts allows (1 s, then
- * 2 s, start to start), and after a `429` or a `Retry-After` not before the
- * pause the service asked for. One agent alone therefore makes the same
- * requests at the same moments as a wait that calls `getById` itself.
- *
- * Every request holds the ids of all agents that asked lately (within two
- * of the longest intervals), so a check asked while a request that holds its
- * id is under way takes that request's answer rather than wait for the
- * next. Each check is told when the request that answers it left, so that
- * its wait measures the service's silence from then, not from its turn in
- * the queue. A failed request fails every check it serves with the same error:
- * each wait counts it, and slows down on a `429`, as it does alone. A
- * request that answers serves each check from its own record alone
- * (`Service.getByIds`): a record the service garbled fails that agent's
- * check as its own answer would, and no other.
- *
- * Deadlines: a request may take as long as the nearest deadline of the
- * checks it starts with allows (at least a second, as one wait's last
- * check), and a check joins a request under way only when that request
- * ends by the check's own deadline; otherwise it waits for the next. No
- * check waits past its own deadline: one the service's pause would hold
- * past it fails at once with the refusal that asked for the pause (its
- * wait then ends on time, as a wait alone pauses to its deadline), and one
- * the pace would send past it ends at its deadline, unsent
- * (`CheckNotSentError`).
+ * The status checks of every waiting agent as one request
+ * (`GET /v2/deployments?deployment_ids=A,B,…`, 100 ids a request), at one wait's pace whatever
+ * the number of agents (wait-schedule.ts; after a `429` or `Retry-After`, the pause asked), so
+ * one agent alone makes the same requests at the same moments as a wait calling `getById`.
+ * A request holds every id asked lately (within two of the longest intervals), so a check
+ * asked while one holding its id is under way takes its answer. Each check is told when its
+ * request left: a wait measures the service's silence from then. A failed request fails every
+ * check it serves (each wait counts it, and slows down on a `429`); a garbled record fails
+ * only its agent's check.
+ * Deadlines: a request may take until the nearest deadline of its checks (at least 1 s); a
+ * check joins one under way only when it ends by the check's deadline. No check waits past
+ * its deadline: one the service's pause would hold past it fails at once with that refusal,
+ * one the pace would send past it ends unsent (`CheckNotSentError`).
  */
 
 
@@ -49273,7 +48261,7 @@ function givesUp(schedule, options) {
 
 
 
-/** A check whose deadline came before the pace let it leave: its wait ends, not live. */
+/** Its deadline came before the pace let it leave: its wait ends, not live. */
 class CheckNotSentError extends ActionError {
     name = 'CheckNotSentError';
 }
@@ -49283,12 +48271,10 @@ class StatusChecks {
     #signal;
     #wait;
     #schedule;
-    /** No request before this (a pause the service asked for)... */
+    /** No request before this: a pause the service asked for, by this refusal. */
     #heldUntil = Number.NEGATIVE_INFINITY;
-    /** ...by this refusal. */
     #heldBy;
     #queued = [];
-    /** Each id asked lately, and when last. */
     #lately = new Map();
     #underWay = new Set();
     #pumping = false;
@@ -49299,7 +48285,7 @@ class StatusChecks {
         this.#wait = options.wait ?? DEFAULT_WAIT;
         this.#schedule = startSchedule(this.#wait, this.#clock.now());
     }
-    /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
+    /** `RunDependencies.statusCheck`: the deployment as the next request lists it. */
     check = (id, timeoutMs, sent) => new Promise((resolve, reject) => {
         const now = this.#clock.now();
         const asked = { id, deadline: now + timeoutMs, sent, resolve, reject };
@@ -49316,7 +48302,6 @@ class StatusChecks {
         if (!this.#pumping)
             void this.#pump();
     });
-    /** Sends the queued checks as the pace allows, until none is left. */
     async #pump() {
         this.#pumping = true;
         try {
@@ -49356,7 +48341,6 @@ class StatusChecks {
                 : new CheckNotSentError(`no status check of ${asked.id} before its deadline: the checks are paced`));
         }
     }
-    /** One request a hundred ids: the queued checks' first, then those asked lately. */
     #send() {
         const now = this.#clock.now();
         this.#schedule = checkStarted(this.#schedule, this.#wait, now);
@@ -49380,7 +48364,6 @@ class StatusChecks {
             void this.#answer(batch, timeoutMs);
         }
     }
-    /** The request's answer to each check it serves, or its failure to each. */
     async #answer(batch, timeoutMs) {
         try {
             const found = await this.#service.getByIds([...batch.ids], timeoutMs);
@@ -49388,7 +48371,6 @@ class StatusChecks {
             this.#schedule = answered(this.#schedule);
             for (const asked of batch.checks) {
                 const answer = found.get(asked.id);
-                // A record that cannot be taken is that agent's answer alone, as if it had asked alone.
                 if (answer instanceof ServiceError)
                     asked.reject(answer);
                 else
@@ -49414,7 +48396,6 @@ class StatusChecks {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-heartbeat.ts
 
-/** What the log says changed: the status, the revisions, the commit. */
 function progressKey(deployment) {
     const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
     return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
@@ -49424,7 +48405,6 @@ class Heartbeat {
     #heartbeatMs;
     #events;
     #started;
-    /** The last line said: the state it showed, and when. */
     #shown;
     constructor(clock, heartbeatMs, events, started) {
         this.#clock = clock;
@@ -49432,29 +48412,24 @@ class Heartbeat {
         this.#events = events;
         this.#started = started;
     }
-    /** The state's line and its `status_change`, when the last line showed another state (or none was said). */
     show(state) {
         if (this.#shown !== undefined && this.#shown.key === progressKey(state.deployment))
             return;
         this.say(state);
         this.#changed(state.deployment, state.missing);
     }
-    /** The wait is over, live: the change that made it live is one too, when a line showed the deployment before. */
+    /** The change that made it live is one too, when a line showed the deployment before. */
     live(deployment) {
         if (this.#shown !== undefined && this.#shown.key !== progressKey(deployment)) {
             this.#changed(deployment, '');
         }
         this.#events?.({ kind: 'wait_over', outcome: 'live' });
     }
-    /** The wait is over, not live; `end`, to return. */
     over(outcome, end) {
         this.#events?.({ kind: 'wait_over', outcome });
         return end;
     }
-    /**
-     * The line of the wait's state; `note` says why the next check comes later
-     * than usual, or that the service has not answered the one in flight.
-     */
+    /** `note`: why the next check is late, or that the one in flight has no answer yet. */
     say(state, note) {
         this.#events?.({
             kind: 'waiting',
@@ -49465,7 +48440,6 @@ class Heartbeat {
         });
         this.#shown = { key: progressKey(state.deployment), at: this.#clock.now() };
     }
-    /** The deployment's state as it is now, to the events' sink. */
     #changed(deployment, waitingFor) {
         this.#events?.({
             kind: 'status_change',
@@ -49475,12 +48449,7 @@ class Heartbeat {
             waitingFor,
         });
     }
-    /**
-     * Awaits `work` with a line whenever the heartbeat is due meanwhile: a
-     * timer on the clock, so that a pause and a check the service does not
-     * answer (it may block for the request's whole timeout) are alike. `note`
-     * says, when the line is due, why nothing changed (if it knows).
-     */
+    /** Awaits `work`, a line whenever the heartbeat is due: a timer, so a pause and an unanswered check are alike. */
     async beating(state, work, note) {
         const clock = this.#clock;
         const since = clock.now();
@@ -49507,15 +48476,9 @@ class Heartbeat {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait.ts
 /**
- * Waiting until a deployment is live (goal.ts decides what that is, once for
- * each state of the deployment seen): the checks and what the log says
- * meanwhile. Checks `getById` (or the checks several waits share,
- * status-checks.ts) on the schedule of wait-schedule.ts (every second at
- * first, then every 2 s at most, slower as the service asks with a `429` or
- * a `Retry-After`) up to a deadline, tolerating a few failed checks
- * in a row. A deployment that already is live needs no check. The views get
- * a line at each change and, while nothing changes, a heartbeat
- * (wait-heartbeat.ts).
+ * Waiting until a deployment is live: `getById` (or the shared checks, status-checks.ts) on
+ * the schedule of wait-schedule.ts up to a deadline, tolerating a few failed checks in a row.
+ * A deployment already live needs no check.
  */
 
 
@@ -49528,11 +48491,7 @@ class Heartbeat {
 
 /** A check in flight for less than this is no silence of the service worth a word. */
 const SILENCE_MS = 1_000;
-/**
- * One check: the deployment as the service lists it now, why the check
- * failed, or nothing when the shared checks reached the deadline unsent.
- * `sent` is told when its request left.
- */
+/** The deployment as listed now, why the check failed, or nothing when it reached the deadline unsent. */
 async function wait_check(dependencies, id, timeoutMs, sent) {
     const { service, statusCheck, clock } = dependencies;
     const alone = (asked, ms) => {
@@ -49546,7 +48505,6 @@ async function wait_check(dependencies, id, timeoutMs, sent) {
     catch (error) {
         if (error instanceof ServiceError && error.transient)
             return error;
-        // The deadline came before the shared checks' pace let this one leave: no answer, no failure.
         if (error instanceof CheckNotSentError)
             return undefined;
         throw error;
@@ -49559,7 +48517,6 @@ function noteUnknownStatus(status, known, logger) {
     known.add(status);
     logger.info(`status ${untrusted(status)} is not one this release knows: waiting through it`);
 }
-/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing, what to do. */
 function timedOut(name, schedule, options, { missing, remedy }, words) {
     const { slowdownMs } = schedule;
     const slowed = slowdownMs > 0
@@ -49568,38 +48525,27 @@ function timedOut(name, schedule, options, { missing, remedy }, words) {
     const advice = remedy ?? `Raise ${words.waitTimeout}, or look at the deployment in the service.`;
     return `Deployment ${name} is not live after ${runtime_formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. ${advice}`;
 }
-/**
- * One check, with the heartbeat's lines meanwhile: they say the service's
- * silence counted from when the request left, not from the check's turn in
- * a shared queue.
- */
+/** A check, its heartbeat counting the service's silence from when the request left, not from its turn in the queue. */
 function beatingCheck(heartbeat, state, dependencies, id, timeoutMs) {
     let sentAt;
     return heartbeat.beating(state, () => wait_check(dependencies, id, timeoutMs, (at) => {
         sentAt = at;
     }), () => silence(sentAt, dependencies.clock.now()));
 }
-/** What the heartbeat adds while a check is in flight: the service's silence since its request left, if long. */
 function silence(sentAt, now) {
     if (sentAt === undefined || now - sentAt < SILENCE_MS)
         return undefined;
     return `the service has not answered a status check for ${runtime_formatDuration(now - sentAt)}`;
 }
-/** The note of a `429`: asked to slow down, which is no failure (the deadline still holds). */
 function slowingDown(schedule) {
     return `the service asked to slow down (429): next check in ${runtime_formatDuration(schedule.slowdownMs)}`;
 }
-/** The warning of a failed check the wait tolerates, and when the next comes if the service said. */
 function failedCheck(schedule, options, failure) {
     const { slowdownMs } = schedule;
     const later = slowdownMs > 0 ? `; next check in ${runtime_formatDuration(slowdownMs)}, as it asked` : '';
     return `check ${schedule.checks} failed (${schedule.failedInARow} of ${options.maxFailedPolls} tolerated in a row): ${failure}${later}`;
 }
-/**
- * Checks until the deployment is live; the deployment, and how it is live.
- * `decided` is how live `initial` is, when the caller decided it already:
- * it is not decided again.
- */
+/** Checks until the deployment is live. `decided`: how live `initial` is, when the caller knows. */
 async function waitUntilLive(initial, goal, options, dependencies, decided) {
     const { service, clock, logger, signal, events } = dependencies;
     const started = clock.now();
@@ -49659,29 +48605,23 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
 ;// CONCATENATED MODULE: ./src/run/decisions/address-pace.ts
 
 
-/** The most checks of one address in the last minute (at the shipped pace: 60 s). */
 const CHECKS_A_MINUTE = 30;
-/** The key of an address: the same origin, path and query (no fragment), the same headers. */
 function address_pace_keyOf(address, headers) {
-    let where = address;
-    try {
-        const url = new URL(address);
+    // An address that is no URL is refused by the check; its text is its key.
+    const url = URL.canParse(address) ? new URL(address) : undefined;
+    if (url !== undefined)
         url.hash = '';
-        where = url.href;
-    }
-    catch {
-        // An address that is no URL is refused by the check; its text is its key.
-    }
-    return JSON.stringify([where, Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1))]);
+    return JSON.stringify([
+        url?.href ?? address,
+        Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)),
+    ]);
 }
-/** The health checks of a run (one for all its agents), each address at one pace. */
 class AddressChecks {
     #clock;
     #ask;
     #redact;
-    /** Half the shortest tick: checks asked closer than this to the last one are of its tick. */
     #sameTickMs;
-    /** The minute the cap counts (30 of the longest intervals: 60 s at the shipped pace). */
+    /** 30 of the longest intervals: 60 s at the shipped pace. */
     #windowMs;
     #addresses = new Map();
     constructor(options) {
@@ -49692,7 +48632,6 @@ class AddressChecks {
         this.#sameTickMs = wait.initialIntervalMs / 2;
         this.#windowMs = CHECKS_A_MINUTE * wait.maxIntervalMs;
     }
-    /** The answer of `address` for this tick: the one under way, the last one, or a new check's. */
     answer = async (address, ask) => {
         const key = address_pace_keyOf(address, ask.headers);
         const paced = this.#addresses.get(key) ?? { starts: [] };
@@ -49706,7 +48645,6 @@ class AddressChecks {
             return last;
         return this.#check(address, ask, paced, now);
     };
-    /** Whether the last answer stands at `now`: of this tick, or the address has had its 30 this minute. */
     #paced(paced, now) {
         const { last, starts } = paced;
         if (last !== undefined && now - last.at < this.#sameTickMs)
@@ -49715,17 +48653,9 @@ class AddressChecks {
         paced.starts = starts.filter((at) => at > since);
         return paced.starts.length >= CHECKS_A_MINUTE;
     }
-    /** A new check of the address, shared by whoever asks while it is under way. */
     async #check(address, ask, paced, at) {
-        const { headers, proxy, signal, timeoutMs } = ask;
-        const answer = this.#ask(address, {
-            headers,
-            ...(proxy === undefined ? {} : { proxy }),
-            ...(signal === undefined ? {} : { signal }),
-            ...(this.#redact === undefined ? {} : { redact: this.#redact }),
-            timeoutMs,
-        });
-        const underWay = { at, endsBy: at + timeoutMs, answer };
+        const answer = this.#ask(address, { ...ask, redact: this.#redact });
+        const underWay = { at, endsBy: at + ask.timeoutMs, answer };
         paced.underWay = underWay;
         paced.starts.push(at);
         try {
@@ -49743,11 +48673,7 @@ class AddressChecks {
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/live-wait.ts
-/**
- * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
- * until the deployment is live, and what the log says of it then. The wait
- * itself is run/decisions/wait.ts.
- */
+/** The wait as a phase of the deploy's and `status`'s flows; the wait itself is run/decisions/wait.ts. */
 
 
 
@@ -49756,10 +48682,7 @@ class AddressChecks {
 
 
 
-/**
- * The goal with the check of the deployment's address, when one is asked: its checks
- * go on as long as the wait may (one check's bound without a wait).
- */
+/** The goal with the health check, when asked: it checks as long as the wait may (one check without). */
 function withHealth(goal, asked, dependencies, proxy) {
     if (asked.health === undefined)
         return goal;
@@ -49782,9 +48705,8 @@ function withHealth(goal, asked, dependencies, proxy) {
     return { ...goal, health: probe };
 }
 /**
- * Without a wait: a health check that did not answer as asked is a warning; one asked for
- * and not made (the deployment not live yet) is a notice that says so. One that can never
- * answer (no `url` to check) fails the step (`stepFailure`), after the outputs.
+ * Without a wait: a health check not answering as asked is a warning, one not made (not live
+ * yet) a notice. One that can never answer (no `url`) fails the step (`stepFailure`).
  */
 function noteHealth(asked, liveness, logger, words) {
     const { name } = asked;
@@ -49806,11 +48728,7 @@ function noteSuperseded(goal, liveness, logger) {
     const newer = goal.orders?.of(liveness.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
     logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(liveness.supersededBy))} is live instead`);
 }
-/**
- * Waits, in a log group, until the deployment is live, from how live it was
- * found (not decided again); the deployment as it ends up, how live it is, and
- * why it is not when the wait ended without it.
- */
+/** Waits in a log group, from how live it was found (not decided again); why not, when not live. */
 async function waitForLive(asked, found, liveness, goal, dependencies) {
     const { logger } = dependencies;
     const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
@@ -49823,16 +48741,15 @@ async function waitForLive(asked, found, liveness, goal, dependencies) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/findings.ts
-/** A difference as it is shown: its field and values only (the `drift` output's entries). */
+/** The `drift` output's entry: field and values only. */
 function shownDrift({ field, wanted, live }) {
     return { field, wanted, live };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/run-record.ts
 /**
- * What the run knows at any point, kept in one record: it sets the outputs as
- * soon as they are known, and the job summary is written from it, whether the
- * run succeeded or not.
+ * What the run knows at any point, kept in one record: it sets the outputs as soon as they
+ * are known, and the summary is written from it, whether the run succeeded or not.
  */
 
 
@@ -49841,72 +48758,68 @@ function shownDrift({ field, wanted, live }) {
 
 
 
-/**
- * Why a run failed, for its outcome: the message (already redacted), whether
- * it was cancelled (saying in which state it left the deployment), and the
- * stack of an unexpected error, for the debug log.
- */
-function failureOf(error, deployment, redact) {
-    if (error instanceof CancelledError) {
-        const state = deployment === undefined
-            ? ''
-            : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
-        return {
-            failure: `The run was cancelled${state}; the outputs hold what was known.`,
-            cancelled: true,
-        };
-    }
-    return { failure: redact(describeError(error)), cancelled: false, ...stackOf(error) };
-}
-/** The stack of an unexpected error, for the debug log: an expected one (an ActionError) says all in its message. */
+/** The stack of an unexpected error, for the debug log: an ActionError says all in its message. */
 function stackOf(error) {
     return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
 }
-class RunRecord {
+/** How a run about one deployment ends: why it failed (redacted), and an unexpected error's stack. */
+class RunEnding {
+    failure;
+    #stack;
+    /** The run was cancelled (SIGINT, SIGTERM). */
+    cancelled = false;
+    /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
+    notLive(failure, redact) {
+        this.failure = redact(failure);
+    }
+    /** A cancel says in which state it left the deployment. */
+    failed(error, redact) {
+        const { deployment } = this;
+        this.cancelled = error instanceof CancelledError;
+        if (!this.cancelled) {
+            this.failure = redact(describeError(error));
+            this.#stack = stackOf(error).stack;
+            return;
+        }
+        const state = deployment === undefined
+            ? ''
+            : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
+        this.failure = `The run was cancelled${state}; the outputs hold what was known.`;
+    }
+    get ending() {
+        return { failure: this.failure, stack: this.#stack };
+    }
+}
+class RunRecord extends RunEnding {
     spec;
-    /** What a create would send, once the repository is resolved, before any deployment is found. */
+    /** What a create would send, before any deployment is found. */
     #request;
     #result;
     #goal;
-    /** The deployment's latest state (after waiting, when the run waited). */
     #deployment;
-    /**
-     * Whether the deployment is live, and how: decided by the flow for the
-     * deployment it found and by the wait for each one it sees (goal.ts,
-     * `decideLive`), stored with it; the outputs, reports and summary read it.
-     */
+    /** Decided by the flow and the wait (`decideLive`), never here. */
     #liveness;
-    /** Why the run failed, already redacted. */
-    #failure;
-    /** The stack of an unexpected error, for the debug log. */
-    #stack;
-    /** The run was cancelled (SIGINT, SIGTERM). */
-    #cancelled = false;
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
     #reported = false;
-    /** The commit of each revision the run saw live (latest and active), by revision id. */
+    /** By revision id: the commit of each revision the run saw live (latest and active). */
     #liveCommits = new Map();
     #setOutputs;
     constructor(spec, setOutputs) {
+        super();
         this.spec = spec;
         this.#setOutputs = setOutputs;
     }
-    /**
-     * The deployment this run created, the moment the service answers the
-     * create: the outputs name it even when a check after it fails or the run
-     * is cancelled, so a person knows what exists.
-     */
+    /** The moment the service answers the create: the outputs name it whatever fails after. */
     created(result) {
         this.#result = result;
         this.seen(result.deployment, undefined);
     }
-    /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
+    /** `liveness`: none when a dry run would create the deployment. */
     deployed(result, goal, liveness) {
         this.#result = result;
         this.#goal = goal;
         this.seen(result.deployment, liveness);
     }
-    /** The differences, as they are shown: none before the goal is known. */
     get #drift() {
         return (this.#goal?.drift ?? []).map(shownDrift);
     }
@@ -49918,7 +48831,6 @@ class RunRecord {
         const commit = this.#liveCommits.get(active);
         return commit === undefined ? { revision: active } : { revision: active, commit };
     }
-    /** The deployment's state as the run sees it now, and how live it is (none without a goal). */
     seen(deployment, liveness) {
         const active = deployment?.active_revision_id ?? null;
         const commit = deployment === undefined ? undefined : latestCommit(deployment);
@@ -49933,7 +48845,6 @@ class RunRecord {
         }
         this.#setOutputs(outputsOf(this.#result, this.#deployment, { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health }, this.spec.dashboardUrl), this.summary(undefined));
     }
-    /** The run in the core's words, for the adapter's progress hooks. */
     report(stage, waitingFor) {
         const { spec } = this;
         const result = this.#result;
@@ -49953,7 +48864,7 @@ class RunRecord {
             stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
             waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
             never: verdict?.live === false && verdict.final === true,
-            failure: this.#failure,
+            failure: this.failure,
             drift: this.#drift,
             url: deployment?.source_config.custom_url ?? undefined,
             health: verdict?.health,
@@ -49962,35 +48873,18 @@ class RunRecord {
     }
     /** How the run ended, for the last report. */
     get stage() {
-        if (this.#cancelled)
+        if (this.cancelled)
             return 'cancelled';
-        if (this.#failure !== undefined)
+        if (this.failure !== undefined)
             return 'failed';
         return this.#liveness?.live === true ? 'live' : 'not-live';
-    }
-    /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
-    notLive(failure, redact) {
-        this.#failure = redact(failure);
-    }
-    failed(error, redact) {
-        ({
-            cancelled: this.#cancelled,
-            failure: this.#failure,
-            stack: this.#stack,
-        } = failureOf(error, this.#deployment, redact));
     }
     get deployment() {
         return this.#deployment;
     }
-    /** Why the run failed (redacted), and the stack of an unexpected error. */
-    get ending() {
-        return { failure: this.#failure, stack: this.#stack };
-    }
-    /** What a create would send: the repository resolved, before any deployment is found. */
     requested(request) {
         this.#request = request;
     }
-    /** Whether the adapter was told of the deployment (and so is told how the run ends). */
     get reported() {
         return this.#reported;
     }
@@ -50016,7 +48910,7 @@ class RunRecord {
             healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
             target: this.#goal?.target?.sha,
             drift: this.#goal?.drift.map(shownDrift),
-            failure: this.#failure,
+            failure: this.failure,
             commit,
         };
     }
@@ -50024,14 +48918,9 @@ class RunRecord {
 
 ;// CONCATENATED MODULE: ./src/service/client.ts
 /**
- * The one HTTP client of the service. Every request goes through `exchange()`:
- * one loop that sets the headers and the per-request timeout, retries what is
- * safe to retry (every method, one rule, `Retry-After` honoured), asks the
- * caller's reconcile hook what happened when a request may have taken effect,
- * reads at most `maxAnswerBytes`, validates the answer against its schema,
- * and turns every failure into a `ServiceError`.
+ * The one HTTP client of the service: every request goes through `exchange()`, one retry loop
+ * for every method, and every failure becomes a `ServiceError`.
  */
-
 
 
 
@@ -50050,7 +48939,6 @@ class ServiceClient {
     #clock;
     #redact;
     #maxAnswerBytes;
-    /** How remedies name what they point to (the endpoints' remedies use them too). */
     words;
     constructor(options) {
         this.#options = options;
@@ -50097,12 +48985,11 @@ class ServiceClient {
             await this.#clock.sleep(delayMs, this.#options.signal);
         }
     }
-    /** One exchange: the parsed value, or the failure as a `ServiceError` (thrown only on cancel). */
+    /** The failure as a value (thrown only on cancel). */
     async #attempt(spec, attempt) {
         const { method, path } = spec;
         const idempotent = spec.idempotent ?? method === 'GET';
         const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-        // Aborted by the per-request timeout or by the run's cancellation.
         const bound = new ExchangeBound(timeoutMs, this.#options.signal);
         const started = this.#clock.now();
         let answer;
@@ -50130,21 +49017,16 @@ class ServiceClient {
         this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
         if (answer.oversized) {
             const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-            return new ServiceError({
-                method,
-                path,
-                status: answer.status,
-                problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`,
-            });
+            const problem = `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
+            return new ServiceError({ method, path, status: answer.status, problem });
         }
         if (answer.status < 200 || answer.status > 299)
             return this.#failure(spec, answer, idempotent);
         return this.#parse(spec, answer);
     }
     /**
-     * One HTTP exchange. undici's `request` rather than `fetch`: the same
-     * connection pool without WHATWG streams on every answer (bench/README.md),
-     * and it follows no redirect (one would carry the api key elsewhere).
+     * undici's `request`, not `fetch`: no WHATWG streams on every answer (bench/README.md), and
+     * no redirect followed (one would carry the api key elsewhere).
      */
     async #send(spec, signal) {
         const headers = {
@@ -50206,20 +49088,15 @@ class ServiceClient {
     #parse(spec, answer) {
         const { method, path } = spec;
         const { status } = answer;
-        const text = answer.body.toString('utf8');
         let json;
         try {
-            json = JSON.parse(text);
+            json = JSON.parse(answer.body.toString('utf8'));
         }
         catch (error) {
             // Never echoed: a listing carries other deployments' secrets, which no mask covers.
             const what = describeAnswer(answer.body, answer.header('content-type'), error);
-            return new ServiceError({
-                method,
-                path,
-                status,
-                problem: `${status} answer is not JSON (${what})`,
-            });
+            const problem = `${status} answer is not JSON (${what})`;
+            return new ServiceError({ method, path, status, problem });
         }
         const parsed = spec.schema.safeParse(json);
         if (parsed.success)
@@ -50230,18 +49107,12 @@ class ServiceClient {
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/setup.ts
-/**
- * What every flow does before its first request: mask the values never to
- * print, warn of what the spec does not know, and make the decisions'
- * dependencies (the service over HTTP, the run's channel as their log and
- * sink) from what the runner gives.
- */
+/** What every flow does before its first request: mask, warn, and make the steps' dependencies. */
 
 
 
 
 
-/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
 function dependenciesOf(access, io, events) {
     const { clock, signal } = io;
     const { logger } = events;
@@ -50266,37 +49137,29 @@ function dependenciesOf(access, io, events) {
         ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
     };
 }
-/** Masks every value never to print: the api key, the header values (and a spec's secret values). */
+/** The api key, the header values (and a spec's secret values). */
 function maskValues(sensitive, io) {
     for (const value of sensitive.sensitiveValues)
         io.mask(value);
 }
 /**
- * Masks every sensitive value of the spec; one warning for each secret too
- * short or common to hide in text (`4`, `true`): it is sent, outputs redact
- * it by structure, but the service's own messages may show it.
+ * Masks every sensitive value of the spec; one warning for each secret too short or common to
+ * hide in text (`4`, `true`: outputs redact it by structure, the service's messages may show
+ * it), then the spec's own warnings (a `deployment_type` the action does not know).
  */
-function maskSpec(spec, io, logger) {
+function maskAndWarn(spec, io, logger) {
     maskValues(spec, io);
     for (const secret of spec.secrets) {
         if (isRedactable(secret.value))
             continue;
         logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
-}
-/** The spec's warnings (a `deployment_type` the action does not know), once each, before any request. */
-function warnOfSpec(spec, logger) {
     for (const warning of spec.warnings)
         logger.warning(warning);
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/pipeline.ts
-/**
- * The run as a pipeline: spec → deploy → wait → report. Each step is
- * a function that returns a value; what is known so far is kept in one
- * `RunRecord` (run-record.ts), which sets the outputs as soon as they are known and is what
- * the job summary is written from, whether the run succeeded or not.
- */
+/** The run as a pipeline: spec → deploy → wait → report, each step feeding one `RunRecord`. */
 
 
 
@@ -50312,9 +49175,8 @@ function warnOfSpec(spec, logger) {
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
- * One warning a difference; then, when the step goes on (`stepFailure` says when it does
- * not), that the deployment will never run what the step asks for, and which differences
- * were not applied.
+ * One warning a difference; then, when the step goes on, that the deployment will never run
+ * what the step asks for, and which differences were not applied.
  */
 function reportDrift(goal, failure, { logger, words, name }) {
     for (const entry of goal.drift) {
@@ -50329,10 +49191,7 @@ function reportDrift(goal, failure, { logger, words, name }) {
     if (fields.length > 0)
         logger.info(unappliedLine(fields));
 }
-/**
- * Without a wait (not asked for, or a dry run): says when the target is not
- * live yet, and that a health check asked for was not made then.
- */
+/** Without a wait (not asked for, or a dry run): the target not live yet, a health check not made. */
 function noteLiveness(spec, goal, liveness, { logger, service }) {
     if (spec.waitForReady)
         logger.info('dry run: not waiting');
@@ -50344,7 +49203,6 @@ function noteLiveness(spec, goal, liveness, { logger, service }) {
     }
     noteHealth(spec, liveness, logger, service.words);
 }
-/** What the step waits for, said once the deployment is found or created. */
 function waitingFor(goal, waits) {
     if (!waits)
         return undefined;
@@ -50352,14 +49210,10 @@ function waitingFor(goal, waits) {
         ? 'the deployment to be live'
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
-/**
- * The steps of a run, each feeding the record; why the step fails on this deployment
- * (`stepFailure`), or undefined when it does not. Throws on an error the run cannot go on from.
- */
+/** Why the step fails on this deployment (`stepFailure`), or undefined; throws when it cannot go on. */
 async function steps(spec, io, events, record, share) {
     const { logger } = events;
-    maskSpec(spec, io, logger);
-    warnOfSpec(spec, logger);
+    maskAndWarn(spec, io, logger);
     const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
     const result = await deploy(spec, dependencies, {
         onRequest: (request) => record.requested(request),
@@ -50401,29 +49255,19 @@ async function steps(spec, io, events, record, share) {
     }
     return failure;
 }
-/**
- * The deploy's last line: created or reused, the id, the status, and the
- * address when the deployment has one it may publish (the vetted deployment's
- * `custom_url`: none when it was withheld for holding a secret).
- */
+/** The deploy's last line; the vetted `custom_url` is absent when withheld for holding a secret. */
 function finalLine(name, created, deployment) {
     const url = deployment.source_config.custom_url;
     const at = url === undefined || url === null || url === '' ? '' : ` at ${untrusted(url)}`;
     return `${created ? 'created' : 'reused'} '${name}': ${deployment.id} (${untrusted(deployment.status)})${at}`;
 }
-/**
- * Tells the views, once, that the run has a deployment (found, or created
- * by it): they are then told how the run ends. A dry run tells nothing.
- */
+/** Tells the views, once, that the run has a deployment: they are then told how it ends. */
 function tellDeployed(record, events, waitingFor) {
     if (!record.toReport())
         return;
     events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor) });
 }
-/**
- * Deploys what the spec asks for; never throws: how it ended is in the
- * outcome. `share` is given when the run is one agent's among several.
- */
+/** Deploys what the spec asks for; never throws. `share`: one agent's run among several. */
 async function pipeline(spec, io, share) {
     const events = new RunEvents(io.views, io.redact);
     const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
@@ -50454,7 +49298,6 @@ async function pipeline(spec, io, share) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
-/** The listing of each integration, read once: each caller gets its own copy of the list. */
 function sharedListings(service) {
     const listings = new Map();
     return async (integrationId) => {
@@ -50469,11 +49312,6 @@ function sharedListings(service) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/slots.ts
-/**
- * At most so many pieces of work at once (the agents' find-or-create, four
- * at a time): `take()` resolves when a slot is free, with the function that
- * frees it again; the ones waiting get a slot in the order they asked.
- */
 class Slots {
     #size;
     #busy = 0;
@@ -50486,7 +49324,6 @@ class Slots {
     get busy() {
         return this.#busy;
     }
-    /** A free slot, when there is one: resolves to the function that frees it. */
     async take() {
         if (this.#busy < this.#size)
             this.#busy += 1;
@@ -50507,44 +49344,16 @@ class Slots {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/shared-work.ts
-
-
-
-
-
-/** How many agents find or create at once. */
-const AGENTS_AT_ONCE = 4;
-/** The work the manifest's agents share, over one service reached with `access`. */
-function sharedWork(access, io, events) {
-    const dependencies = dependenciesOf(access, io, events);
-    const slots = new Slots(AGENTS_AT_ONCE);
-    const checks = new StatusChecks(dependencies);
-    return {
-        take: () => slots.take(),
-        dependencies: {
-            statusCheck: checks.check,
-            repositories: sharedListings(dependencies.service),
-            addressCheck: new AddressChecks(dependencies).answer,
-        },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/flows/each-agent.ts
-/**
- * Running every agent of a manifest at once, the one way every entry does it (deploy, plan,
- * retire, status): each agent's run as if it were alone, its events tagged with its key, over
- * the work the agents share (shared-work.ts: a few find at once, one status request a check,
- * the repository listing once); one agent's failure stops none of the others. Each agent's
- * end is told (`agent_over`), then the end of all (`agents_over`), once the manifest's
- * outputs are set.
- */
+
+
+
+
 
 
 /**
- * How a run of several agents ends: failed when any agent's run failed, one message naming
- * each failed agent and its reason, with their stacks (in the agents' order); none when all
- * succeeded.
+ * How a run of several agents ends: one message naming each failed agent and its reason,
+ * with their stacks (in the agents' order); none when all succeeded.
  */
 function failureOfAgents(agents, outcomes) {
     const failed = agents.flatMap((agent, index) => {
@@ -50560,20 +49369,43 @@ function failureOfAgents(agents, outcomes) {
         ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
     };
 }
-/** No service to share when the manifest has no agent (it always has one). */
-const NO_ACCESS = { apiUrl: '', headers: {} };
 /**
- * Runs `runOne` for every agent at once over what they share (the service the first
- * agent's spec reaches, unless `access` says); the outcomes, in the manifest's order, and
- * how the run ends (failed when any agent failed, naming each), once every agent's run is over.
+ * What the agents share, made once: a few slots in which they find or create at once (a
+ * waiting agent holds none), one status request a check for every agent that waits, one
+ * health check an address a tick, and each integration's repository listing read once.
  */
-async function eachAgent(agents, { io, events, access }, runOne, table = {}) {
-    const share = sharedWork(access ?? agents[0]?.spec ?? NO_ACCESS, io, events);
+function sharedWork(access, io, events) {
+    const dependencies = dependenciesOf(access, io, events);
+    const slots = new Slots(4);
+    return {
+        take: () => slots.take(),
+        dependencies: {
+            statusCheck: new StatusChecks(dependencies).check,
+            repositories: sharedListings(dependencies.service),
+            addressCheck: new AddressChecks(dependencies).answer,
+        },
+    };
+}
+/**
+ * Runs `runOne` for every agent asked for: one laid out flat is its run alone (no work to
+ * share); a manifest's at once, over what they share, its outputs and summary `keyed`'s. How
+ * the run ends: failed when any agent failed, naming each, once every agent's run is over.
+ */
+async function runAgents(asked, io, runOne, keyed) {
+    const { agents } = asked;
+    const [one] = agents;
+    if (asked.layout === 'flat' && one !== undefined)
+        return runOne(one, io);
+    const events = new RunEvents(io.views, io.redact);
+    const manifest = keyed(events);
+    // The manifest always has an agent: no service is only for none.
+    const access = manifest.access ?? one?.spec ?? { apiUrl: '', headers: {} };
+    const share = sharedWork(access, io, events);
     const outcomes = await Promise.all(agents.map(async (agent) => {
-        const own = table.viewOf?.(agent);
+        const own = manifest.viewOf?.(agent);
         const views = [...agentViews(io.views, agent.key), ...(own === undefined ? [] : [own])];
         const outcome = await runOne(agent, { ...io, views }, share);
-        table.ended?.(agent, outcome);
+        manifest.ended?.(agent, outcome);
         events.emit({
             kind: 'agent_over',
             agent: agent.key,
@@ -50581,18 +49413,17 @@ async function eachAgent(agents, { io, events, access }, runOne, table = {}) {
         });
         return outcome;
     }));
-    table.allEnded?.(outcomes);
+    manifest.allEnded?.(outcomes);
     events.emit({ kind: 'agents_over' });
     await events.settled();
-    return { outcomes, ...failureOfAgents(agents, outcomes) };
+    return { ...failureOfAgents(agents, outcomes), summary: manifest.summary(outcomes) };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/deploy-run.ts
 
 
 
-
-/** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
+/** The manifest's outputs, set again at any agent's change: each agent's entry, by key. */
 class AgentsTable {
     #entries = new Map();
     /** Each agent's deployment as far as its run knows it. */
@@ -50603,7 +49434,6 @@ class AgentsTable {
         for (const { key, spec } of agents)
             this.#entries.set(key, deploymentEntry(spec.name));
     }
-    /** The view that keeps an agent's deployment as its run knows it. */
     viewOf(agent) {
         return (event) => {
             if (event.kind !== 'outputs' || event.deployment === undefined)
@@ -50622,31 +49452,30 @@ class AgentsTable {
     }
 }
 /**
- * Runs `runOne` for every agent asked for (the deploy's, `status`'s): one deployment laid out
- * flat is its run alone (no work to share); a manifest's outputs and summary are keyed, each
- * agent's deployment, or, when its run had none, its name (and `specOf`'s source) and why.
+ * Runs `runOne` for every agent asked for (the deploy's, `status`'s); a manifest's summary is
+ * keyed, each agent's deployment, or, when its run had none, its name (`specOf`) and why.
  */
 async function runEach(asked, io, runOne, specOf) {
-    const [one] = asked.agents;
-    if (asked.layout === 'flat' && one !== undefined)
-        return runOne(one, io);
-    const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
-    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, runOne, table);
-    const deployments = asked.agents.map((agent, at) => {
-        const { key } = agent;
-        const { summary: own, failure } = outcomes[at] ?? {};
-        if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
-            return { key, summary: own.deployments[0].summary };
-        return { key, summary: { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) } };
+    return runAgents(asked, io, runOne, (events) => {
+        const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
+        return {
+            viewOf: (agent) => table.viewOf(agent),
+            ended: (agent, outcome) => table.ended(agent, outcome),
+            summary: (outcomes) => ({
+                kind: 'deploy',
+                layout: 'keyed',
+                source: asked.source,
+                deployments: asked.agents.map((agent, at) => {
+                    const { key } = agent;
+                    const { summary: own, failure } = outcomes[at] ?? {};
+                    if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
+                        return { key, summary: own.deployments[0].summary };
+                    const summary = { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) };
+                    return { key, summary };
+                }),
+            }),
+        };
     });
-    const summary = {
-        kind: 'deploy',
-        layout: 'keyed',
-        source: asked.source,
-        deployments,
-    };
-    return { ...ending, summary };
 }
 /** Deploys every agent asked for; never throws: how it ended is in the outcome. */
 async function runDeploy(asked, io) {
@@ -50655,10 +49484,8 @@ async function runDeploy(asked, io) {
 
 ;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
 /**
- * `deploy-agent status` as a run: the deployment named exactly `name`, looked
- * up over the same service client, wait and outputs as the deploy, reported
- * as the deploy reports a deployment it reuses; it never creates nor changes
- * anything, and asks nothing of the deployment but to be live.
+ * `deploy-agent status`: the deployment named exactly `name`, reported as the deploy reports
+ * one it reuses; it never creates nor changes anything, and asks nothing of it but to be live.
  */
 
 
@@ -50673,38 +49500,29 @@ async function runDeploy(asked, io) {
 
 
 
-/** What `status` knows at any point: the deployment found, its latest state and how live it is. */
-class StatusRecord {
+/** What `status` knows at any point. */
+class StatusRecord extends RunEnding {
     /** The deployment as first found: reused, and asked nothing. */
     #found;
     #deployment;
     #liveness;
-    #failure;
-    #stack;
     #request;
     #setOutputs;
     constructor(request, setOutputs) {
+        super();
         this.#request = request;
         this.#setOutputs = setOutputs;
     }
-    /** The deployment's state as the run sees it now, and how live it is; the first is the one found. */
+    get deployment() {
+        return this.#deployment;
+    }
+    /** The first deployment seen is the one found. */
     seen(deployment, liveness) {
         const found = (this.#found ??= { deployment, created: false });
         this.#deployment = deployment;
         this.#liveness = liveness;
         const { dashboardUrl } = this.#request;
         this.#setOutputs(outputsOf(found, deployment, { live: liveness.live, drift: [], health: liveness.health }, dashboardUrl), this.summary(undefined));
-    }
-    /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
-    notLive(failure, redact) {
-        this.#failure = redact(failure);
-    }
-    failed(error, redact) {
-        ({ failure: this.#failure, stack: this.#stack } = failureOf(error, this.#deployment, redact));
-    }
-    /** Why the run failed (redacted), and the stack of an unexpected error. */
-    get ending() {
-        return { failure: this.#failure, stack: this.#stack };
     }
     /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
     summary(commit) {
@@ -50721,15 +49539,12 @@ class StatusRecord {
                 ? undefined
                 : healthNotMade(this.#request, this.#liveness),
             drift: [],
-            failure: this.#failure,
+            failure: this.failure,
             commit,
         };
     }
 }
-/**
- * Looks the deployment up, and waits for it when asked; why the step fails on it
- * (`stepFailure`), or undefined. Throws on an error the run cannot go on from.
- */
+/** Looks up, and waits when asked; why the step fails (`stepFailure`); throws when it cannot go on. */
 async function lookUp(request, io, events, record, share) {
     const { logger } = events;
     const { name } = request;
@@ -50767,10 +49582,7 @@ async function lookUp(request, io, events, record, share) {
     logger.info(`deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`);
     return undefined;
 }
-/**
- * `deploy-agent status`: the deployment named exactly `name`, reported as
- * `deploy` would. `share` is given when it is one agent's among several.
- */
+/** `share`: one agent's run among several. */
 async function status_run_status(request, io, share) {
     const events = new RunEvents(io.views, io.redact);
     const record = new StatusRecord(request, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, ...(deployment && { deployment }) }));
@@ -50787,12 +49599,7 @@ async function status_run_status(request, io, share) {
     const summary = record.summary(io.run.commit);
     return { failure, stack, summary: summary && flatSummary(summary) };
 }
-/**
- * `status` of every agent asked for: one look-up laid out flat, or each agent's of a
- * manifest as if alone (a few at once, their waits sharing one status request a check; one
- * agent's failure stops none of the others), its outputs and summary those of a deploy of
- * the same agents. Never throws: how it ended is in the outcome.
- */
+/** `status` of every agent asked for, its outputs and summary a deploy's; never throws. */
 async function runStatus(asked, io) {
     // An agent whose deployment was not found shows its name and why (no source: status does
     // not know it then).
@@ -50805,34 +49612,16 @@ async function runStatus(asked, io) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
-/**
- * The plan's verdict: what the deploy step would
- * do with these inputs, found by the deploy step's own dry run, so that it
- * sends GET requests only and decides exactly as the deploy would.
- *
- * - `create`: no deployment has the name; the request body the deploy would
- *   send, secret values replaced by `***`.
- * - `reuse`: every difference the deploy would not apply (its drift), the
- *   branch the deployment tracks and whether a push there builds.
- * - `fail`: what the deploy would fail on before a POST, with the deployment
- *   it found, if any.
- */
+/** The plan's verdict, found by the deploy's own dry run: GET requests only, decided exactly as the deploy would. */
 
 
 
 
 
 
-/** What a codehost deployment that does not build on push does with the merged commit. */
 const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
-/** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
 const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
-/**
- * What the deploy step would do with `plan`: its own dry run, with no commit
- * targeted (the merge's deploy is a push to the branch the deployment tracks).
- * A failure of the service itself (a 5xx after retries, a 401) is thrown: it
- * says nothing of what the deploy would do.
- */
+/** A failure of the service itself (a 5xx after retries, a 401) is thrown: it says nothing of the deploy. */
 async function verdictOf(spec, dependencies) {
     const dryRun = {
         ...spec,
@@ -50876,7 +49665,7 @@ async function verdictOf(spec, dependencies) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/plan-outputs.ts
 
-/** The names of the plan's outputs, as plan/action.yml declares them. */
+/** As plan/action.yml declares them. */
 const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'plan',
     'action',
@@ -50886,7 +49675,6 @@ const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'dashboard-url',
     'plans',
 ]));
-/** One deployment's plan as data: what the deploy would do, to what, with which differences. */
 function planEntry(verdict, dashboardUrl) {
     const deployment = verdict?.deployment;
     return {
@@ -50905,12 +49693,11 @@ function planEntry(verdict, dashboardUrl) {
             },
     };
 }
-/** The flat outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
+/** Secrets by name only. */
 function planOutputs(verdict, dashboardUrl) {
     const { plan, action, changes, ...rest } = planEntry(verdict, dashboardUrl);
     return { plan: JSON.stringify(plan), action, changes: String(changes), ...rest };
 }
-/** Each agent's row of the keyed `plans`, by key, in the manifest's order. */
 function plansByKey(parts) {
     return Object.fromEntries(parts.map((part) => [
         part.key,
@@ -50921,7 +49708,6 @@ function plansByKey(parts) {
         },
     ]));
 }
-/** The manifest's action from each agent's, or undefined when one has none. */
 function actionOf(actions) {
     if (actions.some((action) => action === undefined))
         return undefined;
@@ -50930,7 +49716,6 @@ function actionOf(actions) {
     const [first] = actions;
     return actions.every((action) => action === first) ? first : 'mixed';
 }
-/** The keyed outputs of a manifest's plans, in the manifest's order. */
 function keyedPlanOutputs(parts) {
     const verdicts = parts.map((part) => part.summary?.verdict);
     const action = actionOf(verdicts.map((verdict) => verdict?.action));
@@ -50947,15 +49732,10 @@ function keyedPlanOutputs(parts) {
 
 ;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
 /**
- * The plan as a run, of every agent of a manifest (a step without `agents`
- * is a manifest of one): each agent's verdict, its outputs and what its
- * summary shows (src/views/ renders it), and whether the step fails (on
- * `fail`, or on a difference with `on-change: fail`), after the outputs are
- * written. A plan that cannot be made is no verdict: the step fails, and
- * the adapter is told so that its comment stops speaking for an earlier
- * commit. The plans of several agents run at once (each-agent.ts), each as
- * if alone, over the repository listing read once; the manifest's outputs
- * and summary are keyed by agent, made from each agent's verdict.
+ * The plan, of every agent: each verdict, its outputs, and whether the step fails (on `fail`,
+ * or a difference with `on-change: fail`), after the outputs are written. A plan that cannot
+ * be made is no verdict: the step fails, and the adapter is told so that its comment stops
+ * speaking for an earlier commit.
  */
 
 
@@ -50967,7 +49747,7 @@ function keyedPlanOutputs(parts) {
 
 
 
-/** The verdict in one log line a difference, and one for the verdict. */
+/** One log line a difference, and one for the verdict. */
 function logVerdict(name, verdict, logger, words) {
     if (verdict.action === 'create') {
         logger.info(`plan: '${name}' does not exist: the deploy would create it`);
@@ -50989,48 +49769,34 @@ function logVerdict(name, verdict, logger, words) {
     if (verdict.wouldFail !== undefined)
         logger.warning(`plan: ${verdict.wouldFail}`);
 }
-/** Runs the plan of every agent; never throws: how it ended is in the outcome. */
+/** Never throws: how it ended is in the outcome. */
 async function runPlan(asked, io) {
-    const [one] = asked.agents;
-    if (asked.layout === 'flat' && one !== undefined) {
-        return withEvents(io, (events) => planned(one.spec, asked.onChange, io, events, {}));
-    }
-    const events = new RunEvents(io.views, io.redact);
-    const parts = (outcomes) => asked.agents.map((agent, index) => {
-        const { summary, failure } = outcomes[index] ?? {};
-        const [own] = summary?.kind === 'plan' ? summary.agents : [];
-        return {
-            ...own,
-            key: agent.key,
-            name: agent.spec.name,
-            ...(failure === undefined ? {} : { failure }),
-        };
-    });
-    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, async (agent, agentIo, share) => {
-        const release = await share.take();
+    let plans = [];
+    return runAgents(asked, io, async (agent, agentIo, share) => {
+        const release = (await share?.take()) ?? (() => undefined);
         try {
-            return await withEvents(agentIo, (agentEvents) => planned(agent.spec, asked.onChange, agentIo, agentEvents, share.dependencies));
+            return await withEvents(agentIo, (events) => planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}));
         }
         finally {
             release();
         }
-    }, {
-        allEnded: (all) => {
-            const plans = parts(all);
+    }, (events) => ({
+        allEnded: (outcomes) => {
+            plans = asked.agents.map((agent, index) => {
+                const { summary, failure } = outcomes[index] ?? {};
+                const [own] = summary?.kind === 'plan' ? summary.agents : [];
+                const { key, spec } = agent;
+                return { ...own, key, name: spec.name, ...(failure === undefined ? {} : { failure }) };
+            });
             events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
         },
-    });
-    return {
-        ...ending,
-        summary: { kind: 'plan', layout: 'keyed', source: asked.source, agents: parts(outcomes) },
-    };
+        summary: () => ({ kind: 'plan', layout: 'keyed', source: asked.source, agents: plans }),
+    }));
 }
-/** The plan's steps, its verdict or its failure told to the views. */
 async function planned(spec, onChange, io, events, shared) {
     const { logger } = events;
     try {
-        maskSpec(spec, io, logger);
-        warnOfSpec(spec, logger);
+        maskAndWarn(spec, io, logger);
         const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
         // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
         const phase = { phase: 'plan', grouped: false };
@@ -51078,14 +49844,9 @@ async function planned(spec, onChange, io, events, shared) {
 
 ;// CONCATENATED MODULE: ./src/cli/core.ts
 /**
- * The core as the command drives it: `deploy` is the action's pipeline, run
- * with a `RunDescription` from the CI system (with `--agents`, once for each
- * agent of the manifest, as the action's step of several agents); `status`
- * is a look-up by name over the same service client, wait and outputs, that
- * never creates (its own request: no plan); `plan` is the plan sub-action's
- * run (`runPlan`), read-only. With `--agents`, `status` and `plan` too run
- * once for each agent of the manifest. All read their inputs with the
- * action's own reader and parsers.
+ * The core as the command drives it, its inputs read by the action's own
+ * reader: `deploy` is the action's pipeline, `status` a look-up that never
+ * creates, `plan` the plan sub-action's run; each per agent with `--agents`.
  */
 
 
@@ -51095,14 +49856,8 @@ async function planned(spec, onChange, io, events, shared) {
 
 
 
-/** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
 const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
-/**
- * Reads and checks every input of `command` without a request; throws the
- * core's `InputError`. `plan` reads plan/action.yml's inputs (the core's it
- * shares, and `on-change`) into the plan sub-action's request; `status` its
- * few (the service's, the name, the wait's, the dashboard's) into its own.
- */
+/** Reads and checks every input of `command` before any request; throws the core's `InputError`. */
 function readCommandRequest(command, read, run) {
     switch (command) {
         case 'plan':
@@ -51113,13 +49868,12 @@ function readCommandRequest(command, read, run) {
             return { command, deploy: deployRequest(declare_readInputs(core_inputs_INPUTS, read, run), run) };
     }
 }
-/** What a command runs over: one deployment (flat) or a manifest's agents (keyed). */
 function manifestOf(asked) {
     if (asked.command === 'plan')
         return asked.plan;
     return asked.command === 'status' ? asked.status : asked.deploy;
 }
-/** Runs a read request through the core; never throws: how it ended is in the outcome. */
+/** Never throws: how it ended is in the outcome. */
 function runCommandRequest(asked, io) {
     switch (asked.command) {
         case 'plan':
@@ -51129,66 +49883,6 @@ function runCommandRequest(asked, io) {
         case 'deploy':
             return runDeploy(asked.deploy, io);
     }
-}
-
-;// CONCATENATED MODULE: ./src/cli/input-errors.ts
-
-/** How a message names an input: the way it was given, else its option and variable. */
-function inputLabels(table) {
-    const labels = new Map();
-    for (const spec of table) {
-        const variable = spec.variable === undefined ? '' : ` (or ${spec.variable})`;
-        switch (spec.role.kind) {
-            case 'input':
-            case 'plan-input':
-            case 'list-input':
-                labels.set(spec.role.input, `--${spec.option}${variable}`);
-                break;
-            case 'api-key-file':
-                labels.set('api-key', `the API key (DEPLOY_API_KEY or --api-key-file)`);
-                break;
-            case 'header':
-                labels.set(spec.role.input, `the ${spec.role.input} (--${spec.option} or ${spec.variable ?? ''})`);
-                break;
-            case 'secrets-file':
-                labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
-                break;
-            default:
-                break;
-        }
-    }
-    return labels;
-}
-/**
- * A manifest entry's field (`agents.support.repository`), with the option that
- * gives it for every agent when the command has one (`or --repository`).
- */
-function entryLabel(input, labels) {
-    const field = /^agents\.[^.]+\.([a-z-]+)$/.exec(input)?.[1];
-    const option = field === undefined ? undefined : labels.get(field);
-    // `--repository (or DEPLOY_REPOSITORY)` reads flat after the field: no brackets in brackets.
-    const flat = option?.replace(/ \(or ([^()]+)\)$/, ' or $1');
-    return flat === undefined ? input : `${input} (for every agent: ${flat})`;
-}
-/** The core's input error, with each input named as the command knows it; its lead first. */
-function describeInputError(error, request, ci) {
-    const labels = inputLabels(optionTable());
-    const lines = error.problems.map(({ input, problem }) => {
-        const origin = request.origins[input];
-        let label = origin ?? labels.get(input) ?? entryLabel(input, labels);
-        if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
-            const whose = ci.host === undefined ? `${ci.where}'s project` : 'the origin remote';
-            label = `--repository (defaulted to ${whose} ${ci.slug}: pass --repository owner/name)`;
-        }
-        return `${label}: ${problem}`;
-    });
-    const list = (heading, items) => `${heading}\n${items.map((line) => `  - ${line}`).join('\n')}`;
-    if (error.lead !== undefined) {
-        const [lead, ...others] = lines;
-        const first = `invalid input ${lead ?? ''}`;
-        return others.length === 0 ? first : `${first}\n${list('other invalid inputs:', others)}`;
-    }
-    return lines.length === 1 ? `invalid input ${lines[0]}` : list('invalid inputs:', lines);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/string-width/node_modules/ansi-regex/index.js
@@ -51661,25 +50355,16 @@ function stringWidth(input, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/cli/screen-width.ts
 /**
- * How wide text is on a terminal, in screen columns, and text cut to a
- * number of columns: the one place the live line and the `list`/`repos`
- * tables measure. East Asian wide characters and emoji take two columns,
- * combining marks none, colour sequences none (string-width knows the
- * Unicode tables; a hand-kept table would fall behind them). A cut never
- * splits a grapheme (a letter and its marks, an emoji sequence, a flag),
+ * Text measured and cut in screen columns (string-width knows the Unicode
+ * tables; a hand-kept one would fall behind). A cut never splits a grapheme,
  * so it never leaves half a surrogate pair.
  */
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-/** `text`'s width on a terminal, in columns (colour sequences take none). */
 function screenWidth(text) {
     return stringWidth(text);
 }
-/**
- * `text` cut to at most `columns` columns, its last column `…` when cut.
- * `text` is plain: no colour sequences (they are counted as no column but
- * would be cut through).
- */
+/** Its last column `…` when cut. Plain text only: a colour sequence would be cut through. */
 function cutToWidth(text, columns) {
     if (screenWidth(text) <= columns)
         return text;
@@ -51688,7 +50373,6 @@ function cutToWidth(text, columns) {
     const segments = Array.from(graphemes.segment(text), ({ segment }) => segment);
     return `${leading(segments, columns - 1).join('')}…`;
 }
-/** The first of `segments` (graphemes) that fit in `columns` columns together. */
 function leading(segments, columns) {
     const kept = [];
     let used = 0;
@@ -51701,11 +50385,7 @@ function leading(segments, columns) {
     }
     return kept;
 }
-/**
- * `text` cut in the middle to at most `columns` columns: its start and its
- * end kept, `…` between them (`checkout-assi…-pr-7`), so that two names that
- * differ only at their end stay apart. Plain text, as `cutToWidth`.
- */
+/** `checkout-assi…-pr-7`: two names that differ only at their end stay apart. Plain text. */
 function cutMiddle(text, columns) {
     if (screenWidth(text) <= columns)
         return text;
@@ -51718,18 +50398,11 @@ function cutMiddle(text, columns) {
     const end = leading(parts.slice(start.length).reverse(), room - used).reverse();
     return `${start.join('')}…${end.join('')}`;
 }
-/** `text` padded with spaces to `columns` columns (as `padEnd`, in columns). */
 function padToWidth(text, columns) {
     return text + ' '.repeat(Math.max(0, columns - screenWidth(text)));
 }
-/** How a row that goes on the row before starts (`wrapAtSpaces`). */
 const GOES_ON = '  ';
-/**
- * `line` broken at its spaces into rows of at most `columns` columns, each
- * row after the first indented, so that a terminal never breaks a word (an
- * id, an address) in two; a word wider than the row stays whole on its own.
- * A line that fits is as it was. Colour sequences take no column.
- */
+/** Broken at spaces, rows after the first indented, so a terminal never breaks a word (an id) in two. */
 function wrapAtSpaces(line, columns) {
     if (screenWidth(line) <= columns)
         return line;
@@ -51750,11 +50423,9 @@ function wrapAtSpaces(line, columns) {
 
 ;// CONCATENATED MODULE: ./src/cli/fleet-output.ts
 /**
- * How `list` and `repos` write what they found: a table that fits the
- * terminal's width in screen columns; one line an item with tab-separated
- * fields and no header when stdout is not a terminal (as `gh` does), so
- * that `cut` and `awk` work; or `--json`, every secret value `***`. Service
- * text is untrusted: a cell is one line, its control characters escaped.
+ * What `list` and `repos` write: a table that fits the terminal; piped, as
+ * `gh` does, tab-separated lines with no header for `cut` and `awk`; or
+ * `--json`. Service text is untrusted: a cell is one line, controls escaped.
  */
 
 
@@ -51781,11 +50452,10 @@ function rowsOf(items, columns) {
     return items.map((item) => columns.map((column) => untrusted(column.cell(item))));
 }
 const totalWidth = (shown) => shown.reduce((sum, each) => sum + each.width, 0) + GAP.length * (shown.length - 1);
-/** The columns that give way, the first to give way first. */
 const byCutRank = (shown) => shown
     .filter((each) => typeof each.cutRank === 'number')
     .sort((a, b) => Number(a.cutRank) - Number(b.cutRank));
-/** Cuts `columns` (of `shown`), in their order, down to their floor, until the table fits `width`, if it can. */
+/** Cuts `columns`, in order, down to their floor, until `shown` fits `width` if it can. */
 function cutToFit(shown, columns, width) {
     for (const column of columns) {
         const over = totalWidth(shown) - width;
@@ -51795,12 +50465,9 @@ function cutToFit(shown, columns, width) {
     }
 }
 /**
- * The columns as shown within `width` screen columns: those a person does
- * not act on are cut, in their order, down to their heading; if that is not
- * enough they are left out, in the same order, from their full width again;
- * if the name and the id alone are still wider, the name is cut in its
- * middle (its start and its end stay). The id a person copies into a
- * command is always whole, even when it alone is wider than the terminal.
+ * Within `width`: the columns a person does not act on are cut, in order, down
+ * to their heading, else left out; then the name is cut in its middle. The id
+ * a person copies is always whole, even when alone wider than the terminal.
  */
 function fit(shown, width) {
     const full = shown.map((each) => each.width);
@@ -51820,12 +50487,7 @@ function fit(shown, width) {
     }
     return shown;
 }
-/**
- * A table of the items with a heading line, at most `width` screen columns
- * a line (a wide character or an emoji takes two): a column no item fills
- * is left out, the others `fit`. A pipe's lines and `--json` carry the
- * whole name.
- */
+/** A table at most `width` screen columns wide: a column no item fills is left out, the others `fit`. */
 function table(items, columns, width) {
     const rows = [columns.map((column) => column.heading), ...rowsOf(items, columns)];
     const shown = fit(columns
@@ -51851,17 +50513,12 @@ function table(items, columns, width) {
         .map((line) => `${line}\n`)
         .join('');
 }
-/** One line an item, its fields separated by tabs, no heading. */
 function lines(items, columns) {
     return rowsOf(items, columns)
         .map((row) => `${row.join('\t')}\n`)
         .join('');
 }
-/**
- * The deployments as one JSON array, written page by page as they arrive
- * (`list --json`), each secret's value `***` (by structure): the same text
- * as `JSON.stringify(list, null, 2)` of the whole array, without holding it.
- */
+/** `list --json` page by page, secrets `***`: the text of `JSON.stringify(list, null, 2)` without holding it. */
 function deploymentsJsonStream(write) {
     let count = 0;
     write('[');
@@ -51886,36 +50543,28 @@ function deploymentsJsonStream(write) {
 
 ;// CONCATENATED MODULE: ./src/cli/events.ts
 /**
- * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
- * with the event names of the vendor's `langgraph deploy --json` stream. A
- * view of the core's events and of the command's own warnings; it adds the
- * heartbeats, on its own timer while a wait sees no change (10 s, not the
- * log's 30 s), and the `result` line, always the last, written once, however
- * the run ends. An agent's lines carry `agent` (its key), each agent's wait
- * has heartbeats of its own. The core's events and the outputs come
- * redacted; the command's own text (a warning, the error) is redacted here.
- * Each line is `lineSafeJson`: no reader of lines cuts it in two.
+ * `--events`: stdout as NDJSON with the event names of the vendor's
+ * `langgraph deploy --json`: the core's events, heartbeats while a wait sees
+ * no change (each agent's own), and the `result` line, always last, written
+ * once however the run ends. The command's own text is redacted here (the
+ * core's comes redacted); `lineSafeJson`, so no line reader cuts one in two.
  */
 
 
-/** While a wait sees no change, a `heartbeat` at least this often (every 10 s, as docs/command.md says). */
+/** Every 10 s, as docs/command.md says (not the log's 30 s). */
 const HEARTBEAT_MS = 10_000;
-/** The heartbeat's interval: `HEARTBEAT_MS`, or shorter for tests (`DEPLOY_AGENT_HEARTBEAT_MS`). */
+/** Shorter for tests: `DEPLOY_AGENT_HEARTBEAT_MS`. */
 function heartbeatMsFrom(env) {
     return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
 }
-/** Where a wait is kept: an agent's key, or '' for a run of one deployment. */
 const ONE = '';
-/** The field that names an event's agent, when it has one. */
 function agentField(agent) {
     return agent === undefined ? {} : { agent };
 }
 class EventStream {
     #options;
     #wallTime;
-    /** Each wait in progress, by agent: several agents wait at once, each with its heartbeat. */
     #waits = new Map();
-    /** The agents whose wait ran out of time ('' for a run of one deployment). */
     #timedOut = new Set();
     #ended = false;
     constructor(options) {
@@ -51928,7 +50577,7 @@ class EventStream {
         const time = new Date(this.#wallTime()).toISOString();
         this.#options.write(`${lineSafeJson({ event, time, ...fields })}\n`);
     }
-    /** The next heartbeat of `agent`'s wait, `heartbeatMs` after the last line of that wait. */
+    /** The next heartbeat, `heartbeatMs` after the wait's last line. */
     #arm(agent) {
         const wait = this.#waits.get(agent ?? ONE);
         if (wait === undefined)
@@ -51952,7 +50601,6 @@ class EventStream {
             clearTimeout(wait.timer);
         this.#waits.delete(agent ?? ONE);
     }
-    /** The view of the core's events (redacted where they were made); an agent's lines carry its key. */
     sink = (event) => {
         const { agent } = event;
         const tagged = agentField(agent);
@@ -52004,11 +50652,7 @@ class EventStream {
                 return;
         }
     };
-    /**
-     * Whether a failed run timed out: its one wait did, or, for several
-     * agents, each agent that failed (its `error` in the outputs) ran out of
-     * time waiting.
-     */
+    /** Whether its one wait timed out, or every agent that failed did. */
     #ranOutOfTime(outputs) {
         const { deployments } = outputs;
         if (typeof deployments !== 'object' || deployments === null)
@@ -52018,7 +50662,6 @@ class EventStream {
             .map(([key]) => key);
         return failed.length > 0 && failed.every((key) => this.#timedOut.has(key));
     }
-    /** A warning of the command's own. */
     warn(message) {
         this.#line('warn', { message: this.#options.redact(message) });
     }
@@ -52051,17 +50694,13 @@ class EventStream {
 
 ;// CONCATENATED MODULE: ./src/cli/live-line.ts
 /**
- * The log's live line on a terminal: one row that says what the wait waits
- * for and for how long, redrawn in place (every second, at each change, and
- * on a resize). Several agents still share one row, so that they never take
- * turns on it: what a person acts on first, the longest wait's time last:
+ * The log's live line on a terminal: one row redrawn in place (every second,
+ * at each change, on a resize), shared by all agents so they never take turns:
  * `… 1 of 3 live · research: AWAITING_DATABASE · triage: DEPLOYING (12 s)`.
- * Its text is already cleaned by the log.
  */
 
 /** The waiting text is cut no narrower than this; below it the whole row is cut, plain. */
 const WHAT_MIN = 8;
-/** Between the parts of the row of several agents. */
 const SEPARATOR = ' · ';
 /** The entry of a run of one deployment (an agent's entry is its key). */
 const ONE_DEPLOYMENT = '';
@@ -52075,11 +50714,9 @@ class LiveLine {
     #stream;
     #style;
     #now;
-    /** What each wait waits for, and since when, by agent (or `ONE_DEPLOYMENT`). */
     #waits = new Map();
     #timer;
     #shown = false;
-    /** In a deploy of several agents: how many are live, of how many. */
     #tally;
     #onResize = () => this.draw();
     constructor(stream, style, now) {
@@ -52087,11 +50724,9 @@ class LiveLine {
         this.#style = style;
         this.#now = now;
     }
-    /** Whether a wait is on it. */
     get active() {
         return this.#waits.size > 0;
     }
-    /** A wait's state: what `entry` waits for, `soFarMs` in; the row is drawn again. */
     set(entry, text, soFarMs) {
         if (!this.active)
             this.#stream.on?.('resize', this.#onResize);
@@ -52102,7 +50737,6 @@ class LiveLine {
         this.#timer.unref?.();
         this.draw();
     }
-    /** `entry`'s wait is over: the row goes when no wait is left, else it is drawn without it. */
     drop(entry) {
         if (!this.#waits.delete(entry))
             return;
@@ -52111,21 +50745,18 @@ class LiveLine {
         else
             this.end();
     }
-    /** How many agents of a deploy of several are live, of how many: the row starts with it. */
     tally(live, of) {
         if (this.#tally?.live === live && this.#tally.of === of)
             return;
         this.#tally = { live, of };
         this.draw();
     }
-    /** Erases the row, if shown (a line is about to be written). */
     clear() {
         if (this.#shown) {
             this.#stream.write('\r\u001b[2K');
             this.#shown = false;
         }
     }
-    /** Draws the row, if a wait is on it. */
     draw() {
         if (!this.active)
             return;
@@ -52143,12 +50774,7 @@ class LiveLine {
         const columns = this.#stream.columns;
         return columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
     }
-    /**
-     * The row of one deployment, cut to the terminal's width as it is now, in
-     * screen columns. A line wider than the terminal wraps, and the redraw
-     * (which clears one row) would leave a copy of its first rows each time.
-     * The waiting text is cut first, so the elapsed time stays in view.
-     */
+    /** Cut to the width as it is now: a wrapped row would leave a copy at each redraw (which clears one row). */
     #text(what, elapsed) {
         const room = this.#room();
         const lead = '… waiting until live: ';
@@ -52157,13 +50783,7 @@ class LiveLine {
             return cutToWidth(`${lead}${what} ${elapsed}`, room);
         return `${this.#style.mark('…')} waiting until live: ${cutToWidth(what, left)} ${this.#style.elapsed(elapsed)}`;
     }
-    /**
-     * The row of several agents: how many are live, then what the waiting
-     * agents wait on in short, the agents that wait on the same named together
-     * (`support, triage: DEPLOYING`); when the parts do not all fit, the
-     * longest are cut first, so that every part keeps its start; the elapsed
-     * time stays in view.
-     */
+    /** Agents that wait on the same named together; the longest parts cut first, so each keeps its start. */
     #agentsText(waits, elapsed) {
         const room = this.#room();
         const tally = this.#tally;
@@ -52177,7 +50797,6 @@ class LiveLine {
         const what = parts.map((part, index) => cutToWidth(part, shares[index] ?? 0)).join(SEPARATOR);
         return `${this.#style.mark('…')} ${lead}${SEPARATOR}${what} ${this.#style.elapsed(elapsed)}`;
     }
-    /** Ends it: every wait off, the timer stopped, the row erased. */
     end() {
         if (!this.active)
             return;
@@ -52189,7 +50808,6 @@ class LiveLine {
         this.clear();
     }
 }
-/** The waiting agents by what they wait on in short, in the order they began to wait. */
 function grouped(waits) {
     const groups = new Map();
     for (const [agent, { briefly }] of waits) {
@@ -52197,10 +50815,7 @@ function grouped(waits) {
     }
     return groups;
 }
-/**
- * How many columns each of parts `widths` wide gets of `room`: a part that
- * fits its equal share whole, what it leaves over to the wider ones.
- */
+/** Each part's columns of `room`: a part that fits its equal share whole, the rest to the wider ones. */
 function fairShares(widths, room) {
     const shares = widths.map(() => 0);
     let left = room;
@@ -52217,13 +50832,10 @@ function fairShares(widths, room) {
 
 ;// CONCATENATED MODULE: ./src/cli/log.ts
 /**
- * The log on stderr, for a person: a view of the core's events (`view`) and
- * the command's own lines. In CI one line per event, and while waiting one
- * per change and one at least every 30 s, never one per check; on a
- * terminal, a live line (live-line.ts) replaces the waiting lines. An
- * agent's line is the line a deploy of that agent alone writes, after its
- * key (`[support] `). Every line is redacted before it is written: the
- * core's events are already, the command's own lines are not.
+ * The log on stderr, for a person: the core's events (`view`) and the
+ * command's own lines. While waiting, a line per change (at least every 30 s)
+ * in CI, the live line on a terminal. An agent's line is its lone deploy's,
+ * after its key (`[support] `). The command's own lines are redacted here.
  */
 
 
@@ -52231,11 +50843,7 @@ function fairShares(widths, room) {
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
 /** `DEPLOY_DEBUG` values that turn debug lines on. */
 const DEBUG_ON = new Set(['true', 'True', 'TRUE', '1']);
-/**
- * The command's log on `stderr`: the live line and colour on a terminal
- * (never with NO_COLOR), debug lines with `DEPLOY_DEBUG`, every line through
- * `redact`.
- */
+/** The live line and colour on a terminal (never with NO_COLOR), debug lines with `DEPLOY_DEBUG`. */
 function commandLog(stderr, env, redact) {
     const terminal = stderr.isTTY === true;
     return new StderrLog(stderr, {
@@ -52249,7 +50857,6 @@ function commandLog(stderr, env, redact) {
 function wantsColour(terminal, env) {
     return terminal && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 }
-/** The label each level's line starts with (an info line has none), and its colour. */
 const LABELS = {
     notice: ['notice:', 'bold'],
     warning: ['warning:', 'yellow'],
@@ -52308,12 +50915,7 @@ class StderrLog {
         this.#live.drop(ONE_DEPLOYMENT);
         this.#write('info', message);
     }
-    /**
-     * The wait's state (the core's `waiting` event, at each change and at
-     * least every 30 s while nothing changes): a line in CI, the live line on
-     * a terminal. `note` says why the next check comes later than usual, or
-     * that the service has not answered the one in flight.
-     */
+    /** The wait's state: a line in CI, the live line on a terminal; `note` says why the next check is late. */
     #waitingOf(entry, event) {
         const { waitingFor, briefly = waitingFor, elapsedMs: soFarMs, note } = event;
         const noted = (text) => this.#clean(note === undefined ? text : `${text}; ${note}`);
@@ -52325,24 +50927,11 @@ class StderrLog {
         const key = entry === ONE_DEPLOYMENT ? '' : `[${entry}] `;
         this.#line(`${key}waiting until live: ${what} (${formatSeconds(soFarMs / 1000)} so far)`);
     }
-    notice(message) {
-        this.#write('notice', message);
-    }
-    warning(message) {
-        this.#write('warning', message);
-    }
-    error(message) {
-        this.#write('error', message);
-    }
-    debug(message) {
-        this.#write('debug', message);
-    }
-    /**
-     * The log as a view of the core's events: its lines, the wait's state, the
-     * phases' headings. An agent's line comes after its key; its wait is on the
-     * live line beside the other agents' (or a line in CI) until its wait is
-     * over or it says something else.
-     */
+    notice = (message) => this.#write('notice', message);
+    warning = (message) => this.#write('warning', message);
+    error = (message) => this.#write('error', message);
+    debug = (message) => this.#write('debug', message);
+    /** The core's events: an agent's wait stays on the live line until it is over or the agent says something else. */
     view = (event) => {
         const { agent } = event;
         if (agent !== undefined)
@@ -52375,11 +50964,10 @@ class StderrLog {
                 return;
         }
     };
-    /** A deploy of several agents, `count` of them: the live line says how many are live. */
     expectAgents(count) {
         this.#agents.of = count;
     }
-    /** Counts the agents, and those live (their wait over, live, or found live), for the live line. */
+    /** The live line's tally: agents seen, and those live. */
     #count(agent, event) {
         const { seen, live } = this.#agents;
         seen.add(agent);
@@ -52395,23 +50983,17 @@ class StderrLog {
     }
 }
 
-;// CONCATENATED MODULE: ./src/cli/world.ts
-/** Exit statuses (docs/command.md, "Options of `deploy-agent`"). */
-const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
-
+// EXTERNAL MODULE: ./src/cli/world.ts
+var cli_world = __nccwpck_require__(4790);
 ;// CONCATENATED MODULE: ./src/cli/session.ts
 /**
- * What every command sets up before it runs: a redactor that knows the
- * secrets read, the log on stderr through it, the `--events` stream when
- * asked for, and SIGINT and SIGTERM. The first signal stops the run (the
- * session's signal aborts, and the command says why it ended); a second
- * ends the log's live line and quits at once with 130.
+ * What every command sets up: the redactor, the log and `--events` through
+ * it, and the signals: the first stops the run, a second quits at once (130).
  */
 
 
 
 
-/** The `--events` stream on stdout, when asked for. */
 function eventStream(wanted, world, redact) {
     if (!wanted)
         return undefined;
@@ -52421,7 +51003,6 @@ function eventStream(wanted, world, redact) {
         heartbeatMs: heartbeatMsFrom(world.env),
     });
 }
-/** Sets a command up: the secrets it read are redacted from everything it writes. */
 function openSession(secretValues, world, { events: wantsEvents = false } = {}) {
     const redactor = new Redactor();
     for (const value of secretValues)
@@ -52430,32 +51011,24 @@ function openSession(secretValues, world, { events: wantsEvents = false } = {}) 
     const events = eventStream(wantsEvents, world, redact);
     const log = commandLog(world.stderr, world.env, redact);
     const controller = new AbortController();
-    /** A warning of the command's own: in the log, and in the stream. */
     const warn = (message) => {
         log.warning(message);
         events?.warn(message);
     };
     return {
         redactor,
-        /** Every secret known so far replaced by `***`. */
         redact,
         log,
-        /** The `--events` stream; undefined when not asked for. */
         events,
-        /** Aborted by the first SIGINT or SIGTERM. */
         signal: controller.signal,
         warn,
-        /**
-         * Runs `work` while listening for SIGINT and SIGTERM, and closes the log
-         * after. On a second signal, `quitting` says what must still be said (the
-         * stream's result line) before the process ends with 130.
-         */
+        /** On a second signal, `quitting` writes what must still be said (the result line). */
         async interruptible(work, quitting) {
             const stopListening = world.onSignal((signal) => {
                 if (controller.signal.aborted) {
                     log.close();
                     quitting?.(signal);
-                    world.exit(EXIT.interrupted);
+                    world.exit(cli_world/* EXIT */.d.interrupted);
                     return;
                 }
                 warn(`received ${signal}: stopping (again to quit at once)`);
@@ -52474,13 +51047,9 @@ function openSession(secretValues, world, { events: wantsEvents = false } = {}) 
 
 ;// CONCATENATED MODULE: ./src/cli/fleet.ts
 /**
- * `deploy-agent list` and `deploy-agent repos`, the fleet from a terminal:
- * the service's two other operations, GET only.
- * Their inputs are read and checked with the action's own reader before
- * any request (exit 2 naming the option); what they find is written as a
- * table on a terminal, tab-separated lines when piped, or `--json`. Exit 0
- * when nothing matches too (stderr says so), 1 on a service failure, 130
- * when interrupted.
+ * `deploy-agent list` and `repos`: GET only, their inputs checked by the
+ * action's reader before any request. Exit 0 when nothing matches too
+ * (stderr says so), 1 on a service failure, 130 when interrupted.
  */
 
 
@@ -52498,9 +51067,7 @@ function openSession(secretValues, world, { events: wantsEvents = false } = {}) 
 
 
 
-/** A terminal's width when it does not say. */
 const DEFAULT_WIDTH = 80;
-/** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
 function serviceOf(access, context) {
     const { world, log, redactor, signal, run } = context;
     for (const value of access.sensitiveValues)
@@ -52523,13 +51090,9 @@ function serviceOf(access, context) {
     });
 }
 /**
- * Writes the listing: with `--json` and when piped, each page as it arrives
- * (a JSON array streamed item by item, or its lines), so memory does not grow
- * with the fleet, and no page is read once stdout's reader has gone; the
- * array is closed whatever happens (a later page that fails: the error is
- * the run's, stdout the array of what was listed); on a
- * terminal, one table (its widths need every row). How many it wrote, and
- * whether the list goes on past the cap.
+ * With `--json` or piped, each page as it arrives, so memory does not grow
+ * with the fleet and no page is read once stdout's reader has gone; on a
+ * terminal, one table (its widths need every row).
  */
 async function writeListing(service, asked, context) {
     const { request, world } = context;
@@ -52573,7 +51136,6 @@ async function list(context) {
     if (count === 0 && world.stdout.closed !== true)
         log.info('no deployment matches');
 }
-/** Writes the repositories: `--json`, a table on a terminal, else tab-separated lines. */
 async function repos(context) {
     const { request, world, run, log } = context;
     const { stdout } = world;
@@ -52589,36 +51151,32 @@ async function repos(context) {
         stdout.write(table(repositories, REPOSITORY_COLUMNS, stdout.columns ?? DEFAULT_WIDTH));
     }
 }
-/** Runs `list` or `repos`; resolves to the exit status. */
 async function runFleet(command, request, world) {
     const session = openSession(request.secretValues, world);
     const { log, redactor, signal } = session;
     const ci = describeCiRun(world.env, world.cwd);
     const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
-    const context = { request, world, ci, run, log, redactor, signal };
+    const context = { request, world, run, log, redactor, signal };
     try {
         await session.interruptible(() => (command === 'list' ? list(context) : repos(context)));
-        return EXIT.done;
+        return cli_world/* EXIT */.d.done;
     }
     catch (error) {
         if (error instanceof errors_InputError) {
             log.error(describeInputError(error, request, ci));
-            return EXIT.usage;
+            return cli_world/* EXIT */.d.usage;
         }
         if (error instanceof CancelledError || signal.aborted) {
             log.error(`${command} was interrupted`);
-            return EXIT.interrupted;
+            return cli_world/* EXIT */.d.interrupted;
         }
         log.error(describeError(error));
-        return EXIT.failed;
+        return cli_world/* EXIT */.d.failed;
     }
 }
 
 ;// CONCATENATED MODULE: ./src/cli/help.ts
-/**
- * The help, written from the option table: every option with its variable
- * and its default, so the help cannot miss one or show a stale default.
- */
+/** The help, from the option table: it cannot miss an option or show a stale default. */
 
 
 
@@ -52666,7 +51224,7 @@ function optionHelp(spec) {
     const facts = [
         spec.variable === undefined ? undefined : `env ${spec.variable}`,
         spec.defaultText === undefined ? undefined : `default: ${spec.defaultText}`,
-        spec.multiple ? 'repeatable' : undefined,
+        spec.multiple === true ? 'repeatable' : undefined,
     ].filter((fact) => fact !== undefined);
     // `--name VALUE`, `--header NAME`, `--wait`.
     const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
@@ -52674,7 +51232,7 @@ function optionHelp(spec) {
     return `${head}\n${wrap(spec.description, INDENT)}`;
 }
 const EXIT_CODES = `Exit status: 0 done (with --wait: live; list and repos: also when nothing matches); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status; for plan: a fail verdict, or a difference with --on-change fail; list and repos: a service error); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
-/** Each input's description in action.yml's text; throws when it is not YAML. */
+/** Throws when it is not YAML. */
 function actionDescriptions(actionYml) {
     const inputs = (0,dist/* parse */.qg)(actionYml)
         .inputs;
@@ -52698,10 +51256,7 @@ function commandHelp(command, descriptions = {}) {
         '',
     ].join('\n');
 }
-/**
- * Rows of a name and its text, the texts in one column after the longest
- * name, wrapped to the width with each continuation line in that column.
- */
+/** Each text in one column after the longest name, its continuation lines too. */
 function columns(rows) {
     const width = Math.max(...rows.map(([name]) => name.length));
     const column = ' '.repeat(2 + width + 2);
@@ -52731,50 +51286,25 @@ function topHelp(version) {
 
 ;// CONCATENATED MODULE: ./src/cli/outputs.ts
 /**
- * What a run writes for machines outside GitHub, rendered from its values:
- * one JSON object on stdout (`--json`) and `KEY=value` lines for GitLab's
- * dotenv report (`--dotenv`). One row a deployment (`deploymentRow`: its
- * outputs as values), laid out flat for a run of one, or keyed by agent for
- * a manifest: `deployments` holds each agent's entry (the action's
- * `deployments` output) and its row, `live` and `healthy` the manifest's;
- * its report is `DEPLOYMENT_LIVE` and four variables an agent, the most
- * useful first, so that GitLab's limit on the number of variables cuts the
- * least useful. A plan's row is `planRow`; a plan of several agents writes
- * the plan step's `plans` by key with the manifest's `action` and `changes`
- * (the total), and as variables those two, then each agent's id and status
- * (a plan has no URL and no liveness). The values arrive redacted by their
- * structure (every secret value in `deployment` and `drift` is `***`);
- * nothing here redacts by substring, so that a secret `true` cannot turn
- * `created` into `***`.
+ * What a run writes for machines outside GitHub: one JSON object (`--json`)
+ * and `KEY=value` lines for GitLab's dotenv report (`--dotenv`), from a row
+ * of outputs a deployment (or plan), flat for a run of one, keyed by agent
+ * for a manifest. A manifest's report puts the most useful variables first,
+ * so that GitLab's limit on their number cuts the least useful. The values
+ * arrive redacted by structure (every secret value in `deployment` and
+ * `drift` is `***`); nothing here redacts by substring, so that a secret
+ * `true` cannot turn `created` into `***`. `OutputsSeen` keeps what a run has
+ * made known so far, from its events.
  */
 
 
 
 
-/** Outputs about GitHub (its deployment record): the action's alone. */
+/** About GitHub's deployment record: the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
-/** The order of the JSON object's fields: the plan's verdict, the deployment, its details last. */
-const JSON_ORDER = [
-    'action',
-    'changes',
-    'deployment-id',
-    'status',
-    'created',
-    'live',
-    'healthy',
-    'health-status',
-    'commit-sha',
-    'latest-revision-id',
-    'active-revision-id',
-    'repo-url',
-    'repo-ref',
-    'url',
-    'dashboard-url',
-    'drift',
-    'deployment',
-    'plan',
-];
-/** The row's outputs in the JSON object's order, without those about GitHub. */
+/** The plan's verdict, the deployment, its details last. */
+const JSON_ORDER = ('action changes deployment-id status created live healthy health-status commit-sha ' +
+    'latest-revision-id active-revision-id repo-url repo-ref url dashboard-url drift deployment plan').split(' ');
 function ordered(row) {
     const rank = (name) => {
         const index = JSON_ORDER.indexOf(name);
@@ -52784,79 +51314,49 @@ function ordered(row) {
         .filter(([name, value]) => value !== undefined && !ACTION_ONLY_OUTPUTS.has(name))
         .sort(([a], [b]) => rank(a) - rank(b));
 }
-/**
- * One deployment's row from its result as far as known: the outputs the
- * deploy sets, `created` and `live` as booleans, `healthy` too or null when
- * not checked, `drift` as an array, `deployment` as an object; none before
- * the deployment was found or created.
- */
-function deploymentRow(known) {
-    const { result, deployment: latest, liveness, spec } = known;
+/** The deploy's outputs, typed (`healthy` null when not checked); none before the deployment was found or created. */
+function deploymentRow({ result, deployment, liveness, spec, drift = [], }) {
     if (result === undefined)
         return {};
+    const live = liveness?.live === true;
     const health = liveness?.health;
-    const repository = repositoryOf(result);
-    const deployment = latest && {
-        'deployment-id': latest.id,
-        status: latest.status,
-        'commit-sha': latest.source_revision_config.repo_commit_sha ?? '',
-        'latest-revision-id': latest.latest_revision_id ?? '',
-        'active-revision-id': latest.active_revision_id ?? '',
-        url: latest.source_config.custom_url ?? '',
-        'dashboard-url': dashboardUrlOf(spec.dashboardUrl, latest) ?? '',
-        deployment: redactDeployment(latest),
-    };
     return {
-        ...deployment,
+        ...outputsOf(result, deployment, { live, drift, health }, spec.dashboardUrl),
         created: result.created,
-        live: liveness?.live === true,
+        live,
         healthy: health === undefined ? null : health.ok,
-        'health-status': String(health?.status ?? ''),
-        'repo-url': repository.url ?? '',
-        'repo-ref': repository.ref ?? '',
-        drift: known.drift ?? [],
+        drift,
+        ...(deployment && { deployment: redactDeployment(deployment) }),
     };
 }
-/** The `--json` object of a run of one: its row in order, and `error` when the run failed. */
 function outputsJson(row, error) {
     return { ...Object.fromEntries(ordered(row)), ...(error === undefined ? {} : { error }) };
 }
-/** Outputs whose variable is not DEPLOYMENT_ + their name (the names docs/command.md gives them). */
+/** As docs/command.md names them. */
 const DOTENV_NAMES = {
     'deployment-id': 'id',
     // The plan's verdict: DEPLOYMENT_ACTION would say nothing of a plan.
     action: 'plan-action',
 };
 /**
- * An output's variable: `DEPLOYMENT_` + its name upper-cased, `-` as `_`
- * (`deployment-id` → `DEPLOYMENT_ID`; `commit-sha` → `DEPLOYMENT_COMMIT_SHA`;
- * `action` → `DEPLOYMENT_PLAN_ACTION`). Never an input's `DEPLOY_` variable:
- * GitLab lets a dotenv report's variables override a later job's, so an
- * output named `DEPLOY_DASHBOARD_URL` would become the next job's input.
+ * `DEPLOYMENT_` + the output's name (`commit-sha` → `DEPLOYMENT_COMMIT_SHA`),
+ * never an input's `DEPLOY_`: GitLab lets a dotenv report's variables override
+ * a later job's, so `DEPLOY_DASHBOARD_URL` would become the next job's input.
  */
 function dotenvName(output) {
     return `DEPLOYMENT_${environmentName(DOTENV_NAMES[output] ?? output)}`;
 }
-/** A value as a dotenv report writes it: text, a number or a boolean; '' for the others. */
 function dotenvValue(value) {
     return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '';
 }
-/**
- * The report of a run of one, as GitLab accepts and reads it back exactly
- * (`dotenvReport`): each output of its row in order but the JSON ones
- * (`drift`, `deployment`, `plan`) and the empty ones; each left out with why.
- */
+/** Each output of the row in order, but the JSON ones (`drift`, `deployment`, `plan`) and the empty ones. */
 function outputsDotenv(row, maxKeys = DOTENV_LIMIT_VARIABLES) {
     const names = ordered(row).map(([name, value]) => [name, dotenvValue(value)]);
     const { text, skipped } = dotenvReport(names.map(([name, value]) => [dotenvName(name), value]), maxKeys);
     const nameOf = (variable) => names.find(([name]) => dotenvName(name) === variable)?.[0] ?? variable;
     return { text, skipped: skipped.map((each) => ({ name: nameOf(each.variable), ...each })) };
 }
-/**
- * The `--json` object of a manifest: each agent's object by key (every field
- * of the action's entry, so that the same `jq` reads both, then its row and
- * `error`), `live`, `healthy`, and `error` when the run failed.
- */
+/** Each agent's object by key: every field of the action's entry (so one `jq` reads both), then its row. */
 function keyedJson(manifest, error) {
     const deployments = manifest.agents.map(({ key, entry, row, error: failure }) => [
         key,
@@ -52869,19 +51369,11 @@ function keyedJson(manifest, error) {
         ...(error === undefined ? {} : { error }),
     };
 }
-/** The output each of an agent's variables holds, by the end of the variable's name. */
 const AGENT_PARTS = { ID: 'deployment-id', URL: 'url', STATUS: 'status', LIVE: 'live' };
-/** An agent's variable: `DEPLOYMENT_AGENT_` + its key upper-cased, `-` as `_`, + what it holds. */
 function agentVariable(key, part) {
     return `DEPLOYMENT_AGENT_${environmentName(key)}_${part}`;
 }
-/**
- * The report of a manifest, in the order variables are kept when GitLab's
- * limit cuts: `DEPLOYMENT_LIVE` (and `DEPLOYMENT_HEALTHY` when an agent was
- * checked), then each agent's id and URL, then each agent's status and
- * whether it is live (agents in the manifest's order; `false` until its run
- * says otherwise); each variable left out with why.
- */
+/** In the order GitLab's limit keeps them: `DEPLOYMENT_LIVE` (`_HEALTHY`), ids and URLs, statuses and lives. */
 function keyedDotenv(manifest, maxKeys) {
     const variables = (parts) => manifest.agents.flatMap(({ key, row }) => parts.map((part) => [
         agentVariable(key, part),
@@ -52895,12 +51387,11 @@ function keyedDotenv(manifest, maxKeys) {
         ...variables(['STATUS', 'LIVE']),
     ], maxKeys);
 }
-/** A plan of one deployment as its outputs' values: `changes` as text, as the action's output. */
+/** `changes` as text, as the action's output. */
 function planRow({ verdict, dashboardUrl }) {
     const entry = planEntry(verdict, dashboardUrl);
     return { ...entry, changes: String(entry.changes) };
 }
-/** The `--json` object: the manifest's `action` and `changes`, `plans` by key, `error` when it failed. */
 function plansJson(plans, error) {
     const { action, changes } = keyedPlanOutputs(plans);
     return {
@@ -52910,12 +51401,7 @@ function plansJson(plans, error) {
         ...(error === undefined ? {} : { error }),
     };
 }
-/**
- * The report GitLab accepts and reads back exactly, at most `maxKeys`
- * variables, under 5 KB: `DEPLOYMENT_PLAN_ACTION`, `DEPLOYMENT_CHANGES`,
- * then each agent's `_ID`, then each agent's `_STATUS` (agents in the
- * manifest's order); no empty value; each variable left out with why.
- */
+/** `DEPLOYMENT_PLAN_ACTION`, `DEPLOYMENT_CHANGES`, then each agent's `_ID`, then each agent's `_STATUS`. */
 function plansDotenv(plans, maxKeys) {
     const { action, changes } = keyedPlanOutputs(plans);
     const each = (part, field) => plans.map(({ key, summary }) => [
@@ -52930,29 +51416,13 @@ function plansDotenv(plans, maxKeys) {
     ];
     return dotenvReport(variables, maxKeys);
 }
-
-;// CONCATENATED MODULE: ./src/cli/outputs-seen.ts
-/**
- * What a run has made known so far, from its events' values, and what
- * `--json`, the stream's `result` and `--dotenv` make of it: a run of one
- * keeps its row (flat); a manifest each agent's row and entry by key
- * (keyed: an agent's `status` is never the run's); a plan of several agents
- * each agent's plan.
- */
-
-
+/** A run of one keeps one row (flat); a manifest each agent's row and entry by key (keyed: an agent's `status` is never the run's). */
 class OutputsSeen {
-    /** Flat: the run is of one deployment; keyed: of a manifest's agents. */
     #layout = 'flat';
-    /** A run of one: its deployment's row, or its plan's. */
     #row = {};
-    /** A manifest's deployments, each agent's entry by key, as its last outputs event gave them. */
     #entries = new Map();
-    /** Each agent's row, by key, in the order the agents first set outputs. */
     #agents = new Map();
-    /** The plan of several agents: each agent's plan, once every one is made. */
     #plans;
-    /** The view that keeps the values as the run makes them known. */
     view = (event) => {
         const { agent } = event;
         if (event.kind === 'planned' && agent === undefined && 'verdict' in event.report) {
@@ -52974,15 +51444,11 @@ class OutputsSeen {
         else
             this.#agents.set(agent, row);
     };
-    /** The run is of several agents: its outputs are the manifest's, even before any is set. */
+    /** Its outputs are the manifest's, even before any is set. */
     expectAgents() {
         this.#layout = 'keyed';
     }
-    /**
-     * Every agent: those of the manifest's entries in its order (its entry and
-     * failure from there), then any other whose run set outputs; live when
-     * every agent is, healthy when every agent checked answered (null: none was).
-     */
+    /** The manifest's agents in its order, then any other whose run set outputs. */
     #manifest() {
         const keys = [...new Set([...this.#entries.keys(), ...this.#agents.keys()])];
         const agents = keys.map((key) => {
@@ -52991,7 +51457,6 @@ class OutputsSeen {
         });
         return { agents, ...manifestLiveness(this.#entries.values()) };
     }
-    /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
     json(error) {
         if (this.#plans !== undefined)
             return plansJson(this.#plans, error);
@@ -52999,7 +51464,6 @@ class OutputsSeen {
             ? keyedJson(this.#manifest(), error)
             : outputsJson(this.#row, error);
     }
-    /** The dotenv report, at most `maxKeys` variables, and each variable left out with why. */
     dotenv(maxKeys) {
         if (this.#plans !== undefined)
             return plansDotenv(this.#plans, maxKeys);
@@ -53011,14 +51475,9 @@ class OutputsSeen {
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 /**
- * The command's run, wired to the world it is given (arguments, environment,
- * streams, files, signals): reads the invocation, describes the run from the
- * CI system, runs the core, and writes the outputs and the exit status.
- * Only this folder and src/github/ read the environment or know where they
- * run; everything here takes the world as an argument, so tests can run it
- * in-process as well as through dist/cli.js.
+ * The command's run over the world it is given (never `process`, so tests run
+ * it in-process too): the invocation, the CI's run, the core, the outputs.
  */
-
 
 
 
@@ -53050,11 +51509,7 @@ function givenCommit(prepared) {
     const commit = prepared.deploy.agents[0]?.spec.commit;
     return commit?.kind === 'sha' ? commit.sha : undefined;
 }
-/**
- * One line on where the run is, and the commit it targets: the one given,
- * else the branch head when known (when not, the core says why nothing is
- * targeted, where that matters).
- */
+/** Where the run is, and the commit it targets: the one given, else the branch head when known. */
 function describeRun(ci, given) {
     const { head } = ci;
     if (given !== undefined && (head.kind === 'none' || head.sha.toLowerCase() !== given)) {
@@ -53069,20 +51524,14 @@ function describeRun(ci, given) {
             : '';
     return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
-/**
- * Why `option`'s file could not be written: its path and the system's reason
- * (`illegal operation on a directory (EISDIR)`), never a stack.
- */
+/** Why a file could not be written: the system's reason (`illegal operation on a directory (EISDIR)`), no stack. */
 function writeFailure(option, path, error) {
     const { code, errno } = (error ?? {});
     const known = typeof errno === 'number' ? (0,external_node_util_.getSystemErrorMap)().get(errno)?.[1] : undefined;
     const reason = known ?? (error instanceof Error ? error.message : String(error));
     return `could not write the ${option} file ${path}: ${reason}${code === undefined ? '' : ` (${code})`}`;
 }
-/**
- * Writes --dotenv and --summary; why each file that could not be written
- * could not (the log says so too), none when all were.
- */
+/** Writes --dotenv and --summary; why each that could not be written could not (logged too). */
 function writeFiles(request, seen, summary, world, { log, redact, warn }) {
     const files = [
         [
@@ -53116,25 +51565,20 @@ function writeFiles(request, seen, summary, world, { log, redact, warn }) {
     }
     return failures;
 }
-/**
- * Runs a run command and writes what it left: the files, then --json, the
- * stream's result line last. A file that could not be written is a failure
- * that says why in every form: the log, --json and the result line.
- */
+/** Writes the files, --json, then the result line; a file not written fails the run in all three. */
 async function runCommand(request, command, world) {
     const session = openSession(request.secretValues, world, { events: request.events });
     const { redact } = session;
     const seen = new OutputsSeen();
     // Outputs are redacted by structure; the error is free text.
     const redactError = (error) => (error === undefined ? undefined : redact(error));
-    /** The stream's last line: what --json would print, and how the run ended. */
     const end = (exitCode, error) => {
         const redacted = redactError(error);
         session.events?.result({ exitCode, outputs: seen.json(redacted), error: redacted });
         return exitCode;
     };
     const quitting = (signal) => {
-        end(EXIT.interrupted, `received ${signal} again: quit at once`);
+        end(cli_world/* EXIT */.d.interrupted, `received ${signal} again: quit at once`);
     };
     try {
         const ran = await runRequest(request, command, world, session, { seen, quitting });
@@ -53143,16 +51587,15 @@ async function runCommand(request, command, world) {
         const error = errors.length === 0 ? undefined : errors.join('; ');
         if (request.json)
             world.stdout.write(`${lineSafeJson(seen.json(redactError(error)), 2)}\n`);
-        const failed = failures.length > 0 && ran.exitCode === EXIT.done;
-        return end(failed ? EXIT.failed : ran.exitCode, error);
+        const failed = failures.length > 0 && ran.exitCode === cli_world/* EXIT */.d.done;
+        return end(failed ? cli_world/* EXIT */.d.failed : ran.exitCode, error);
     }
     catch (error) {
         // Not an expected failure (those are in the outcome): the stream still ends with a result.
-        end(EXIT.failed, describeError(error));
+        end(cli_world/* EXIT */.d.failed, describeError(error));
         throw error;
     }
 }
-/** What the core is given: the command's world, and the views of its events. */
 function runnerIO(world, { log, events, redactor, redact, signal }, run, view) {
     return {
         run,
@@ -53166,10 +51609,7 @@ function runnerIO(world, { log, events, redactor, redact, signal }, run, view) {
         views: [log.view, view, ...(events === undefined ? [] : [events.sink])],
     };
 }
-/**
- * Reads the request's inputs and runs it: how it ended. `view` sees the
- * run's events; `quitting` is called on a second signal.
- */
+/** Reads the request's inputs and runs it; `quitting` is called on a second signal. */
 async function runRequest(request, command, world, session, { seen, quitting }) {
     const { log } = session;
     const ci = describeCiRun(world.env, world.cwd);
@@ -53184,7 +51624,7 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
             throw error;
         const message = describeInputError(error, request, ci);
         log.error(message);
-        return { exitCode: EXIT.usage, error: message };
+        return { exitCode: cli_world/* EXIT */.d.usage, error: message };
     }
     const manifest = manifestOf(prepared);
     if (manifest.layout === 'keyed') {
@@ -53200,8 +51640,8 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
     if (outcome.failure !== undefined)
         log.error(outcome.failure);
     // The inputs were checked above: a failure now is the deploy's.
-    const failed = outcome.failure === undefined ? EXIT.done : EXIT.failed;
-    const exitCode = session.signal.aborted ? EXIT.interrupted : failed;
+    const failed = outcome.failure === undefined ? cli_world/* EXIT */.d.done : cli_world/* EXIT */.d.failed;
+    const exitCode = session.signal.aborted ? cli_world/* EXIT */.d.interrupted : failed;
     return { exitCode, error: outcome.failure, summary: outcome.summary };
 }
 /** action.yml's descriptions of the inputs; none when it cannot be read (the help still lists every option). */
@@ -53225,21 +51665,21 @@ async function main(world) {
         world.stderr.write(`deploy-agent: ${error.message}\n`);
         // Nothing was read, so no secret is known: a usage message never echoes a value.
         eventStream(wantsEvents(world.args, world.env), world, (text) => text)?.result({
-            exitCode: EXIT.usage,
+            exitCode: cli_world/* EXIT */.d.usage,
             outputs: outputsJson({}, error.message),
             error: error.message,
         });
-        return EXIT.usage;
+        return cli_world/* EXIT */.d.usage;
     }
     switch (invocation.kind) {
         case 'help':
             world.stdout.write(invocation.command === undefined
                 ? topHelp(world.version())
                 : commandHelp(invocation.command, readDescriptions(world)));
-            return EXIT.done;
+            return cli_world/* EXIT */.d.done;
         case 'version':
             world.stdout.write(`${world.version()}\n`);
-            return EXIT.done;
+            return cli_world/* EXIT */.d.done;
         case 'run': {
             const { request } = invocation;
             const { command } = request;
@@ -53255,15 +51695,22 @@ async function main(world) {
 
 /***/ }),
 
-/***/ 2884:
+/***/ 4790:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Y: () => (/* binding */ quietWhenReaderGoes)
+/* harmony export */   Y: () => (/* binding */ quietWhenReaderGoes),
+/* harmony export */   d: () => (/* binding */ EXIT)
 /* harmony export */ });
-/** The errors that say the reader has gone. */
+/** Exit statuses (docs/command.md, "Options of `deploy-agent`"). */
+const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
 const GONE = new Set(['EPIPE', 'ERR_STREAM_DESTROYED']);
-/** `stream` as the command writes it: quiet once its reader has gone. */
+/**
+ * `stream`, quiet once its reader has gone (`deploy-agent list --all | head -1`):
+ * an unhandled `EPIPE` would end the process with a stack trace. Later writes
+ * are dropped, and `closed` stops work done only for that reader (a listing's
+ * next page); --dotenv, --summary and the exit status go on as the work says.
+ */
 function quietWhenReaderGoes(stream) {
     let closed = false;
     stream.on('error', (error) => {
@@ -59942,7 +58389,7 @@ var schema$1 = __nccwpck_require__(3559);
 var binary = __nccwpck_require__(6083);
 var merge = __nccwpck_require__(452);
 var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(766);
+var pairs = __nccwpck_require__(8385);
 var schema$2 = __nccwpck_require__(5913);
 var set = __nccwpck_require__(1528);
 var timestamp = __nccwpck_require__(4371);
@@ -60371,7 +58818,7 @@ var identity = __nccwpck_require__(1127);
 var toJS = __nccwpck_require__(6424);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
-var pairs = __nccwpck_require__(766);
+var pairs = __nccwpck_require__(8385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -60446,7 +58893,7 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 766:
+/***/ 8385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -60550,7 +58997,7 @@ var float = __nccwpck_require__(5782);
 var int = __nccwpck_require__(873);
 var merge = __nccwpck_require__(452);
 var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(766);
+var pairs = __nccwpck_require__(8385);
 var set = __nccwpck_require__(1528);
 var timestamp = __nccwpck_require__(4371);
 

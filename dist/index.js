@@ -46132,82 +46132,50 @@ var __webpack_exports__ = {};
 
 ;// CONCATENATED MODULE: ./src/common/characters.ts
 /**
- * The one place that says what a control character and a line break are,
- * and which of them each kind of text may hold. Every writer and parser
- * takes its set from here.
- *
- * - A line break is every sequence some reader ends a line at: LF, a lone
- *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
- *   Unicode separators U+2028 and U+2029.
- * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
- *   (U+0080–U+009F; an ANSI escape starts with ESC).
- * - A bidirectional control is every code point of Unicode's `Bidi_Control`
- *   property (`\p{Bidi_Control}`, the whole set as the running JavaScript
- *   engine knows it: U+061C ARABIC LETTER MARK, U+200E, U+200F,
- *   U+202A–U+202E, U+2066–U+2069 in Unicode 16): it reorders what a person
- *   sees. Taken from the property, never listed by hand.
+ * The one place that says what a control character and a line break are, and which each kind
+ * of text may hold. A line break is what any reader ends a line at: LF, a lone CR (the runner,
+ * as .NET's `ReadLine`), CRLF, NEL, U+2028, U+2029. A control is C0 (tab included), DEL, C1.
+ * A bidirectional control (it reorders what a person sees) is taken from Unicode's
+ * `\p{Bidi_Control}` property, never listed by hand.
  */
 /* eslint-disable no-control-regex -- naming control characters is this file's job */
 /** Every line-break sequence, each matched whole (CRLF as one). */
 const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
 /** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
 const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
-/**
- * What must not reach one line of output raw (a log line, a status, a cell
- * of the comment or the summary): every control character, every line
- * break and every bidirectional control. Global, for `replace`.
- */
+/** What must not reach one line of output raw (a log line, a status, a cell). */
 const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
 /** The same, a run of them at a time, for text flattened to one line. */
 const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
-/**
- * What `JSON.stringify` leaves raw inside a string that must not reach a line
- * raw: DEL, C1 (NEL included), U+2028, U+2029 and every bidirectional
- * control (it escapes C0 itself). Global, for `replace`.
- */
+/** What `JSON.stringify` leaves raw in a string (it escapes C0 itself) that must not reach a line. */
 const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
-/**
- * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
- * breaks included. C1 and the separators are accepted, as they always were:
- * an input is the workflow author's text, not the service's.
- */
+/** What a one-line input refuses; C1 and the separators pass: an input is the author's text, not the service's. */
 const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
-/**
- * What a name GitHub shows and puts in addresses refuses (an environment):
- * every control character and line break.
- */
+/** What a name GitHub shows and puts in addresses (an environment) refuses. */
 const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-/** Whether `text` holds a line break. */
 function hasLineBreak(text) {
     return LINE_BREAK.test(text);
 }
-/** Whether `text` holds a control character (C0, DEL or C1). */
 function hasControlCharacter(text) {
     return /[\u0000-\u001f\u007f-\u009f]/.test(text);
 }
-/** A character as a `%XX` escape (upper-case hex), as a URL carries it. */
+/** `%XX`, upper-case hex. */
 function percentEscape(character) {
     return `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 }
-/** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
+/** `\uXXXX`, lower-case hex. */
 function unicodeEscape(character) {
     return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/common/redact.ts
 /**
- * Removes secret values from free text (log lines, error messages, the job
- * summary) before it is shown. Outputs are not free text: they are redacted
- * by structure (report.ts). The runner masks the values registered with
- * `core.setSecret` too, but only in the log it renders.
+ * Secret values out of free text (logs, messages, the summary); outputs are redacted by
+ * structure (report.ts). The runner's `core.setSecret` masks only the log it renders.
  */
 
 const MASK = '***';
-/**
- * Whether a value can be hidden in text without destroying it: `4`, `true`
- * or `off` occur everywhere (ids, counts, words), so replacing them would
- * garble every line and still not hide them.
- */
+/** `4`, `true` or `off` occur everywhere: replacing them would garble every line and hide nothing. */
 function isRedactable(value) {
     const trimmed = value.trim();
     return (trimmed.length >= 4 &&
@@ -46221,7 +46189,7 @@ function asciiEscaped(text, upper) {
         return `\\u${upper ? hex.toUpperCase() : hex}`;
     });
 }
-/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+/** Inside JSON: escaped quotes, `\/`, escaped non-ASCII. */
 function jsonForms(value) {
     const inner = JSON.stringify(value).slice(1, -1);
     const slashes = inner.replaceAll('/', '\\/');
@@ -46232,10 +46200,8 @@ function jsonForms(value) {
     ]);
 }
 /**
- * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
- * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
- * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
- * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
+ * Inside a URL or a form body: `encodeURIComponent`'s; RFC 3986's and Python's `quote` (`!'()*`
+ * too); form bodies (space as `+`) of Python's `urlencode` and of `URLSearchParams`.
  */
 function urlForms(value) {
     const component = encodeURIComponent(value);
@@ -46245,18 +46211,16 @@ function urlForms(value) {
 }
 class Redactor {
     #needles = new Set();
-    /** The needles by length, kept as they are added: a short text looks up only what it could hold. */
+    /** A short text looks up only what it could hold. */
     #byLength = new Map();
     /** Needles that hold the mask itself, which a replacement could make appear. */
     #holdingMask = new Set();
-    /** The values given to `add`, so that a value registered at every poll costs nothing again. */
+    /** A value registered at every poll costs nothing again. */
     #added = new Set();
     #sorted;
     /**
-     * Registers a secret value: the value, each of its lines that is
-     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
-     * value and lines that were not known yet, for the runner's mask; a value
-     * that is not redactable is not registered (see `isRedactable`).
+     * The value and each redactable line of it, in their JSON, URL and form forms. Returns those
+     * not known yet, for the runner's mask.
      */
     add(value) {
         if (this.#added.has(value))
@@ -46289,10 +46253,8 @@ class Redactor {
             this.#holdingMask.add(needle);
     }
     /**
-     * The needles that could be replaced in `text`, longest first: every one,
-     * or, when the needles far outnumber the places a needle could sit in
-     * `text` (a status among thousands of listed secrets), only those `text`
-     * holds, and those holding the mask. The replacements are the same.
+     * Longest first: every one, or, when they far outnumber the places one could sit in `text`
+     * (a status among thousands of secrets), only those it holds and those holding the mask.
      */
     #candidates(text) {
         if (text.length * this.#byLength.size >= this.#needles.size)
@@ -46307,11 +46269,7 @@ class Redactor {
         }
         return [...found].sort((a, b) => b.length - a.length);
     }
-    /**
-     * The first `characters` characters (code points) of `text` as it is, each secret value
-     * that begins among them replaced by `***`, one that runs past the cut whole: the head
-     * is cut from the text as received, and no part of a secret is left at its end.
-     */
+    /** The first `characters` code points as received, a secret that runs past the cut masked whole. */
     redactHead(text, characters) {
         const needles = this.#longestFirst();
         let out = '';
@@ -46329,7 +46287,7 @@ class Redactor {
         }
         return out;
     }
-    /** The needles, longest first, so that a secret containing another is replaced whole. */
+    /** A secret containing another is replaced whole. */
     #longestFirst() {
         this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
         return this.#sorted;
@@ -46337,16 +46295,11 @@ class Redactor {
 }
 
 ;// CONCATENATED MODULE: ./src/common/errors.ts
-/**
- * The errors every part of the action shares. An `ActionError` is an
- * expected failure: its message is shown as it is, without a stack trace.
- * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/decisions/wait.ts).
- */
+/** An expected failure: its message is shown as it is, without a stack trace. */
 class ActionError extends Error {
     name = 'ActionError';
 }
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+/** SIGINT/SIGTERM. */
 class CancelledError extends ActionError {
     name = 'CancelledError';
 }
@@ -46371,7 +46324,6 @@ function describeError(error) {
 ;// CONCATENATED MODULE: ./src/service/errors.ts
 /** What a failed call to the service raises. */
 
-/** A call to the service failed: names the call, the status and the service's message. */
 class ServiceError extends ActionError {
     name = 'ServiceError';
     details;
@@ -47425,382 +47377,6 @@ function config(newConfig) {
     if (newConfig)
         Object.assign(globalConfig, newConfig);
     return globalConfig;
-}
-
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
-
-
-/* Computing the message eagerly is expensive (pretty-printed JSON of all
- * issues), so defer it until first read. The accessor functions and
- * descriptors are shared across instances to keep error construction
- * cheap; the computed message is cached on the internals object. The
- * setter preserves plain assignment semantics for consumers that
- * overwrite `message`. */
-function _getMessage() {
-    const internals = this._zod;
-    internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
-    return internals.message;
-}
-function _setMessage(value) {
-    this._zod.message = value;
-}
-const _messageDesc = {
-    get: _getMessage,
-    set: _setMessage,
-    enumerable: true,
-    configurable: true,
-};
-const _issuesDesc = { value: undefined, enumerable: false };
-/* Prototypes that already carry the lazy `toString`. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
- * can never install an accessor onto a prototype we do not own. */
-const _installedToString = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-const initializer = (inst, def) => {
-    inst.name = "$ZodError";
-    // `_zod` is already non-enumerable: $constructor's init defined it with this same descriptor
-    _issuesDesc.value = def;
-    Object.defineProperty(inst, "issues", _issuesDesc);
-    // Clear the shared slot; a retained `value` pins the last error's issues.
-    _issuesDesc.value = undefined;
-    Object.defineProperty(inst, "message", _messageDesc);
-    /* `toString` lives as a non-enumerable lazy getter on the shared
-     * prototype; on first access it caches a per-instance closure so
-     * detached usage still works. */
-    const proto = Object.getPrototypeOf(inst);
-    if (!_installedToString.has(proto)) {
-        _installedToString.add(proto);
-        Object.defineProperty(proto, "toString", {
-            configurable: true,
-            enumerable: false,
-            get() {
-                const value = () => this.message;
-                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
-                return value;
-            },
-            set(value) {
-                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
-            },
-        });
-    }
-};
-const $ZodError = $constructor("$ZodError", initializer);
-const $ZodRealError = $constructor("$ZodError", initializer, undefined, {
-    Parent: Error,
-});
-/** Get-or-create `obj[key]` as an own data property. A path segment naming an inherited member
- * ("toString", "constructor") would otherwise read through to the prototype, and assigning
- * "__proto__" would hit the setter instead of creating a key. */
-function node(obj, key, make) {
-    if (!Object.prototype.hasOwnProperty.call(obj, key)) {
-        if (key === "__proto__") {
-            Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
-        }
-        else {
-            obj[key] = make();
-        }
-    }
-    return obj[key];
-}
-function flattenError(error, mapper = (issue) => issue.message) {
-    const fieldErrors = {};
-    const formErrors = [];
-    for (const sub of error.issues) {
-        if (sub.path.length > 0) {
-            node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
-        }
-        else {
-            formErrors.push(mapper(sub));
-        }
-    }
-    return { formErrors, fieldErrors };
-}
-function formatError(error, mapper = (issue) => issue.message) {
-    const fieldErrors = { _errors: [] };
-    const processError = (error, path = []) => {
-        for (const issue of error.issues) {
-            if (issue.code === "invalid_union" && issue.errors.length) {
-                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
-            }
-            else if (issue.code === "invalid_key") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else if (issue.code === "invalid_element") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else {
-                const fullpath = [...path, ...issue.path];
-                if (fullpath.length === 0) {
-                    fieldErrors._errors.push(mapper(issue));
-                }
-                else {
-                    let curr = fieldErrors;
-                    let i = 0;
-                    while (i < fullpath.length) {
-                        const el = fullpath[i];
-                        const terminal = i === fullpath.length - 1;
-                        // `_errors` is reserved by this legacy format, so merge a matching path segment into the current node instead of treating its array as a child.
-                        if (el === "_errors") {
-                            if (terminal)
-                                curr._errors.push(mapper(issue));
-                            i++;
-                            continue;
-                        }
-                        // A path element may collide with an inherited property name such as
-                        // "__proto__" or "constructor". Truthiness checks read the prototype
-                        // (so no node is created, then ._errors.push throws), and bracket
-                        // assignment of "__proto__" hits the setter instead of creating an
-                        // own key. Guard the read with hasOwnProperty and create the node
-                        // with defineProperty so any path element becomes a real own key.
-                        if (!Object.prototype.hasOwnProperty.call(curr, el)) {
-                            Object.defineProperty(curr, el, {
-                                value: { _errors: [] },
-                                enumerable: true,
-                                writable: true,
-                                configurable: true,
-                            });
-                        }
-                        const node = curr[el];
-                        if (terminal) {
-                            node._errors.push(mapper(issue));
-                        }
-                        curr = node;
-                        i++;
-                    }
-                }
-            }
-        }
-    };
-    processError(error);
-    return fieldErrors;
-}
-function treeifyError(error, mapper = (issue) => issue.message) {
-    const result = { errors: [] };
-    const processError = (error, path = []) => {
-        var _a;
-        for (const issue of error.issues) {
-            if (issue.code === "invalid_union" && issue.errors.length) {
-                // regular union error
-                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
-            }
-            else if (issue.code === "invalid_key") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else if (issue.code === "invalid_element") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else {
-                const fullpath = [...path, ...issue.path];
-                if (fullpath.length === 0) {
-                    result.errors.push(mapper(issue));
-                    continue;
-                }
-                let curr = result;
-                let i = 0;
-                while (i < fullpath.length) {
-                    const el = fullpath[i];
-                    const terminal = i === fullpath.length - 1;
-                    if (typeof el === "string") {
-                        curr.properties ?? (curr.properties = {});
-                        // el may collide with an inherited property name ("__proto__",
-                        // "constructor", ...); ??= reads the prototype so the node is never
-                        // created and curr.errors.push throws. Guard with hasOwnProperty and
-                        // create the node with defineProperty so "__proto__" becomes a real
-                        // own key rather than invoking the prototype setter.
-                        if (!Object.prototype.hasOwnProperty.call(curr.properties, el)) {
-                            Object.defineProperty(curr.properties, el, {
-                                value: { errors: [] },
-                                enumerable: true,
-                                writable: true,
-                                configurable: true,
-                            });
-                        }
-                        curr = curr.properties[el];
-                    }
-                    else {
-                        curr.items ?? (curr.items = []);
-                        (_a = curr.items)[el] ?? (_a[el] = { errors: [] });
-                        curr = curr.items[el];
-                    }
-                    if (terminal) {
-                        curr.errors.push(mapper(issue));
-                    }
-                    i++;
-                }
-            }
-        }
-    };
-    processError(error);
-    return result;
-}
-/** Format a ZodError as a human-readable string in the following form.
- *
- * From
- *
- * ```ts
- * ZodError {
- *   issues: [
- *     {
- *       expected: 'string',
- *       code: 'invalid_type',
- *       path: [ 'username' ],
- *       message: 'Invalid input: expected string'
- *     },
- *     {
- *       expected: 'number',
- *       code: 'invalid_type',
- *       path: [ 'favoriteNumbers', 1 ],
- *       message: 'Invalid input: expected number'
- *     }
- *   ];
- * }
- * ```
- *
- * to
- *
- * ```
- * username
- *   ✖ Expected number, received string at "username
- * favoriteNumbers[0]
- *   ✖ Invalid input: expected number
- * ```
- */
-function toDotPath(_path) {
-    const segs = [];
-    const path = _path.map((seg) => (typeof seg === "object" ? seg.key : seg));
-    for (const seg of path) {
-        if (typeof seg === "number")
-            segs.push(`[${seg}]`);
-        else if (typeof seg === "symbol")
-            segs.push(`[${JSON.stringify(String(seg))}]`);
-        else if (/[^\w$]/.test(seg))
-            segs.push(`[${JSON.stringify(seg)}]`);
-        else {
-            if (segs.length)
-                segs.push(".");
-            segs.push(seg);
-        }
-    }
-    return segs.join("");
-}
-function prettifyError(error) {
-    const lines = [];
-    // sort by path length
-    const issues = [...error.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
-    // Process each issue
-    for (const issue of issues) {
-        lines.push(`✖ ${issue.message}`);
-        if (issue.path?.length)
-            lines.push(`  → at ${toDotPath(issue.path)}`);
-    }
-    // Convert Map to formatted string
-    return lines.join("\n");
-}
-
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
-
-
-
-/* Prototypes that already carry the lazy helper methods. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
- * can never install an accessor onto a prototype we do not own. */
-const _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-/* Helper methods live as non-enumerable lazy getters on the shared
- * prototype instead of own properties on every instance. On first
- * access the getter allocates the per-instance closure and caches it
- * as a non-enumerable own property, so detached usage still works and
- * the allocation only happens for methods actually touched. */
-function _lazyMethod(proto, key, make) {
-    Object.defineProperty(proto, key, {
-        configurable: true,
-        enumerable: false,
-        get() {
-            const value = make(this);
-            Object.defineProperty(this, key, { value, configurable: true, writable: true });
-            return value;
-        },
-        set(value) {
-            Object.defineProperty(this, key, { value, configurable: true, writable: true });
-        },
-    });
-}
-const errors_initializer = (inst, issues) => {
-    $ZodError.init(inst, issues);
-    inst.name = "ZodError";
-    const proto = Object.getPrototypeOf(inst);
-    if (_installedErrorProtos.has(proto))
-        return;
-    _installedErrorProtos.add(proto);
-    _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
-    _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
-    _lazyMethod(proto, "addIssue", (self) => (issue) => {
-        self.issues.push(issue);
-        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
-    });
-    _lazyMethod(proto, "addIssues", (self) => (issues) => {
-        self.issues.push(...issues);
-        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
-    });
-    Object.defineProperty(proto, "isEmpty", {
-        configurable: true,
-        enumerable: false,
-        get() {
-            return this.issues.length === 0;
-        },
-    });
-};
-const ZodError = /*@__PURE__*/ $constructor("ZodError", errors_initializer);
-const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, undefined, {
-    Parent: Error,
-});
-// /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
-// export type ErrorMapCtx = core.$ZodErrorMapCtx;
-
-;// CONCATENATED MODULE: ./src/service/issues.ts
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
- */
-function formatIssuePath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number') {
-            out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-            out += out === '' ? segment : `.${segment}`;
-        }
-        else {
-            out += `[${JSON.stringify(String(segment))}]`;
-        }
-    }
-    return out === '' ? '(root)' : out;
-}
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
-function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
-}
-/** A parse that failed the service's schema, its first five problems shown and the rest counted. */
-function schemaMismatch(error) {
-    const issues = formatZodIssues(error);
-    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-    return `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
@@ -54260,6 +53836,275 @@ const error = () => {
     };
 }
 
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+
+
+/* Computing the message eagerly is expensive (pretty-printed JSON of all
+ * issues), so defer it until first read. The accessor functions and
+ * descriptors are shared across instances to keep error construction
+ * cheap; the computed message is cached on the internals object. The
+ * setter preserves plain assignment semantics for consumers that
+ * overwrite `message`. */
+function _getMessage() {
+    const internals = this._zod;
+    internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
+    return internals.message;
+}
+function _setMessage(value) {
+    this._zod.message = value;
+}
+const _messageDesc = {
+    get: _getMessage,
+    set: _setMessage,
+    enumerable: true,
+    configurable: true,
+};
+const _issuesDesc = { value: undefined, enumerable: false };
+/* Prototypes that already carry the lazy `toString`. Seeded with the
+ * intrinsics so that `init` on a foreign object — it accepts any object —
+ * can never install an accessor onto a prototype we do not own. */
+const _installedToString = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
+const initializer = (inst, def) => {
+    inst.name = "$ZodError";
+    // `_zod` is already non-enumerable: $constructor's init defined it with this same descriptor
+    _issuesDesc.value = def;
+    Object.defineProperty(inst, "issues", _issuesDesc);
+    // Clear the shared slot; a retained `value` pins the last error's issues.
+    _issuesDesc.value = undefined;
+    Object.defineProperty(inst, "message", _messageDesc);
+    /* `toString` lives as a non-enumerable lazy getter on the shared
+     * prototype; on first access it caches a per-instance closure so
+     * detached usage still works. */
+    const proto = Object.getPrototypeOf(inst);
+    if (!_installedToString.has(proto)) {
+        _installedToString.add(proto);
+        Object.defineProperty(proto, "toString", {
+            configurable: true,
+            enumerable: false,
+            get() {
+                const value = () => this.message;
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+                return value;
+            },
+            set(value) {
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+            },
+        });
+    }
+};
+const $ZodError = $constructor("$ZodError", initializer);
+const $ZodRealError = $constructor("$ZodError", initializer, undefined, {
+    Parent: Error,
+});
+/** Get-or-create `obj[key]` as an own data property. A path segment naming an inherited member
+ * ("toString", "constructor") would otherwise read through to the prototype, and assigning
+ * "__proto__" would hit the setter instead of creating a key. */
+function node(obj, key, make) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) {
+        if (key === "__proto__") {
+            Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
+        }
+        else {
+            obj[key] = make();
+        }
+    }
+    return obj[key];
+}
+function flattenError(error, mapper = (issue) => issue.message) {
+    const fieldErrors = {};
+    const formErrors = [];
+    for (const sub of error.issues) {
+        if (sub.path.length > 0) {
+            node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
+        }
+        else {
+            formErrors.push(mapper(sub));
+        }
+    }
+    return { formErrors, fieldErrors };
+}
+function formatError(error, mapper = (issue) => issue.message) {
+    const fieldErrors = { _errors: [] };
+    const processError = (error, path = []) => {
+        for (const issue of error.issues) {
+            if (issue.code === "invalid_union" && issue.errors.length) {
+                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
+            }
+            else if (issue.code === "invalid_key") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else if (issue.code === "invalid_element") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else {
+                const fullpath = [...path, ...issue.path];
+                if (fullpath.length === 0) {
+                    fieldErrors._errors.push(mapper(issue));
+                }
+                else {
+                    let curr = fieldErrors;
+                    let i = 0;
+                    while (i < fullpath.length) {
+                        const el = fullpath[i];
+                        const terminal = i === fullpath.length - 1;
+                        // `_errors` is reserved by this legacy format, so merge a matching path segment into the current node instead of treating its array as a child.
+                        if (el === "_errors") {
+                            if (terminal)
+                                curr._errors.push(mapper(issue));
+                            i++;
+                            continue;
+                        }
+                        // A path element may collide with an inherited property name such as
+                        // "__proto__" or "constructor". Truthiness checks read the prototype
+                        // (so no node is created, then ._errors.push throws), and bracket
+                        // assignment of "__proto__" hits the setter instead of creating an
+                        // own key. Guard the read with hasOwnProperty and create the node
+                        // with defineProperty so any path element becomes a real own key.
+                        if (!Object.prototype.hasOwnProperty.call(curr, el)) {
+                            Object.defineProperty(curr, el, {
+                                value: { _errors: [] },
+                                enumerable: true,
+                                writable: true,
+                                configurable: true,
+                            });
+                        }
+                        const node = curr[el];
+                        if (terminal) {
+                            node._errors.push(mapper(issue));
+                        }
+                        curr = node;
+                        i++;
+                    }
+                }
+            }
+        }
+    };
+    processError(error);
+    return fieldErrors;
+}
+function treeifyError(error, mapper = (issue) => issue.message) {
+    const result = { errors: [] };
+    const processError = (error, path = []) => {
+        var _a;
+        for (const issue of error.issues) {
+            if (issue.code === "invalid_union" && issue.errors.length) {
+                // regular union error
+                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
+            }
+            else if (issue.code === "invalid_key") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else if (issue.code === "invalid_element") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else {
+                const fullpath = [...path, ...issue.path];
+                if (fullpath.length === 0) {
+                    result.errors.push(mapper(issue));
+                    continue;
+                }
+                let curr = result;
+                let i = 0;
+                while (i < fullpath.length) {
+                    const el = fullpath[i];
+                    const terminal = i === fullpath.length - 1;
+                    if (typeof el === "string") {
+                        curr.properties ?? (curr.properties = {});
+                        // el may collide with an inherited property name ("__proto__",
+                        // "constructor", ...); ??= reads the prototype so the node is never
+                        // created and curr.errors.push throws. Guard with hasOwnProperty and
+                        // create the node with defineProperty so "__proto__" becomes a real
+                        // own key rather than invoking the prototype setter.
+                        if (!Object.prototype.hasOwnProperty.call(curr.properties, el)) {
+                            Object.defineProperty(curr.properties, el, {
+                                value: { errors: [] },
+                                enumerable: true,
+                                writable: true,
+                                configurable: true,
+                            });
+                        }
+                        curr = curr.properties[el];
+                    }
+                    else {
+                        curr.items ?? (curr.items = []);
+                        (_a = curr.items)[el] ?? (_a[el] = { errors: [] });
+                        curr = curr.items[el];
+                    }
+                    if (terminal) {
+                        curr.errors.push(mapper(issue));
+                    }
+                    i++;
+                }
+            }
+        }
+    };
+    processError(error);
+    return result;
+}
+/** Format a ZodError as a human-readable string in the following form.
+ *
+ * From
+ *
+ * ```ts
+ * ZodError {
+ *   issues: [
+ *     {
+ *       expected: 'string',
+ *       code: 'invalid_type',
+ *       path: [ 'username' ],
+ *       message: 'Invalid input: expected string'
+ *     },
+ *     {
+ *       expected: 'number',
+ *       code: 'invalid_type',
+ *       path: [ 'favoriteNumbers', 1 ],
+ *       message: 'Invalid input: expected number'
+ *     }
+ *   ];
+ * }
+ * ```
+ *
+ * to
+ *
+ * ```
+ * username
+ *   ✖ Expected number, received string at "username
+ * favoriteNumbers[0]
+ *   ✖ Invalid input: expected number
+ * ```
+ */
+function toDotPath(_path) {
+    const segs = [];
+    const path = _path.map((seg) => (typeof seg === "object" ? seg.key : seg));
+    for (const seg of path) {
+        if (typeof seg === "number")
+            segs.push(`[${seg}]`);
+        else if (typeof seg === "symbol")
+            segs.push(`[${JSON.stringify(String(seg))}]`);
+        else if (/[^\w$]/.test(seg))
+            segs.push(`[${JSON.stringify(seg)}]`);
+        else {
+            if (segs.length)
+                segs.push(".");
+            segs.push(seg);
+        }
+    }
+    return segs.join("");
+}
+function prettifyError(error) {
+    const lines = [];
+    // sort by path length
+    const issues = [...error.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
+    // Process each issue
+    for (const issue of issues) {
+        lines.push(`✖ ${issue.message}`);
+        if (issue.path?.length)
+            lines.push(`  → at ${toDotPath(issue.path)}`);
+    }
+    // Convert Map to formatted string
+    return lines.join("\n");
+}
+
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
 
 
@@ -54436,6 +54281,65 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
     return _safeParseAsync(_Err)(schema, value, _ctx);
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+
+
+
+/* Prototypes that already carry the lazy helper methods. Seeded with the
+ * intrinsics so that `init` on a foreign object — it accepts any object —
+ * can never install an accessor onto a prototype we do not own. */
+const _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
+/* Helper methods live as non-enumerable lazy getters on the shared
+ * prototype instead of own properties on every instance. On first
+ * access the getter allocates the per-instance closure and caches it
+ * as a non-enumerable own property, so detached usage still works and
+ * the allocation only happens for methods actually touched. */
+function _lazyMethod(proto, key, make) {
+    Object.defineProperty(proto, key, {
+        configurable: true,
+        enumerable: false,
+        get() {
+            const value = make(this);
+            Object.defineProperty(this, key, { value, configurable: true, writable: true });
+            return value;
+        },
+        set(value) {
+            Object.defineProperty(this, key, { value, configurable: true, writable: true });
+        },
+    });
+}
+const errors_initializer = (inst, issues) => {
+    $ZodError.init(inst, issues);
+    inst.name = "ZodError";
+    const proto = Object.getPrototypeOf(inst);
+    if (_installedErrorProtos.has(proto))
+        return;
+    _installedErrorProtos.add(proto);
+    _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
+    _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
+    _lazyMethod(proto, "addIssue", (self) => (issue) => {
+        self.issues.push(issue);
+        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+    });
+    _lazyMethod(proto, "addIssues", (self) => (issues) => {
+        self.issues.push(...issues);
+        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+    });
+    Object.defineProperty(proto, "isEmpty", {
+        configurable: true,
+        enumerable: false,
+        get() {
+            return this.issues.length === 0;
+        },
+    });
+};
+const ZodError = /*@__PURE__*/ $constructor("ZodError", errors_initializer);
+const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, undefined, {
+    Parent: Error,
+});
+// /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
+// export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
@@ -56009,38 +55913,26 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
-;// CONCATENATED MODULE: ./src/service/schema-parts.ts
+;// CONCATENATED MODULE: ./src/service/schema-family.ts
 /**
- * The building blocks of the service's schemas (schemas.ts): the field kinds its
- * interface uses, and the strict and loose object factories one definition is built with.
+ * The one definition of the service's nested resources, and the field kinds it is written
+ * with (schemas.ts builds it twice: strict for what the action sends, loose for answers).
  */
 
 /** An object whose inner structure the service interface does not show: anything goes. */
 const freeForm = () => record(schemas_string(), unknown());
-/** A string→string map (labels, annotations, resource quantities). */
+/** Labels, annotations, resource quantities. */
 const stringMap = () => record(schemas_string(), schemas_string());
 /**
- * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id
- * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
- * "expected string, received undefined".
+ * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id reads "Invalid
+ * UUID" as the contract names it; a missing one keeps zod's "expected string, received undefined".
  */
-const schema_parts_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
-const schema_parts_int = () => schemas_number().int();
-/**
- * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
- * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
- */
+const schema_family_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
+const schema_family_int = () => schemas_number().int();
+/** ISO 8601, with an offset (`Z`, `+02:00`) or without, any number of fractional digits. */
 const dateTime = () => iso_datetime({ offset: true, local: true });
-const schema_parts_strictObject = (shape) => strictObject(shape);
-const schema_parts_looseObject = (shape) => looseObject(shape);
-
-;// CONCATENATED MODULE: ./src/service/schema-family.ts
-/**
- * The one definition of the service's nested resources (schemas.ts builds it
- * twice: strict for what the action sends, loose for what the service answers).
- */
-
-
+const schema_family_strictObject = (shape) => strictObject(shape);
+const schema_family_looseObject = (shape) => looseObject(shape);
 /** Source kinds (docs/how-it-works.md, "The service's interface"). */
 const SOURCES = [
     'codehost',
@@ -56051,10 +55943,8 @@ const SOURCES = [
 ];
 const SourceSchema = lazy(() => schemas_enum(SOURCES));
 /**
- * The one definition of the nested resources, wrapped by `object` at every
- * level: strict for requests, loose for responses. Fields that exist only in
- * a request or only in a response are added with `.extend`, which keeps the
- * strictness of the object it extends.
+ * Wrapped by `object` at every level. Fields only a request or only an answer has are added
+ * with `.extend`, which keeps the strictness of the object it extends.
  */
 function buildFamily(object) {
     // volume_mounts item, also a container's volumeMounts item.
@@ -56103,47 +55993,39 @@ function buildFamily(object) {
     });
     // image_pull_secrets item; the service requires its name.
     const LocalObjectReference = object({ name: schemas_string() });
-    // resource_spec: all fields nullable.
     const ResourceSpec = object({
-        // main service
-        min_scale: schema_parts_int().nullish(),
-        max_scale: schema_parts_int().nullish(),
+        min_scale: schema_family_int().nullish(),
+        max_scale: schema_family_int().nullish(),
         cpu: schemas_number().nullish(),
         cpu_limit: schemas_number().nullish(),
-        memory_mb: schema_parts_int().nullish(),
-        memory_limit_mb: schema_parts_int().nullish(),
-        // queue
-        queue_min_scale: schema_parts_int().nullish(),
-        queue_max_scale: schema_parts_int().nullish(),
+        memory_mb: schema_family_int().nullish(),
+        memory_limit_mb: schema_family_int().nullish(),
+        queue_min_scale: schema_family_int().nullish(),
+        queue_max_scale: schema_family_int().nullish(),
         queue_cpu: schemas_number().nullish(),
         queue_cpu_limit: schemas_number().nullish(),
-        queue_memory_mb: schema_parts_int().nullish(),
-        queue_memory_limit_mb: schema_parts_int().nullish(),
-        // orchestrator
+        queue_memory_mb: schema_family_int().nullish(),
+        queue_memory_limit_mb: schema_family_int().nullish(),
         orchestrator_cpu: schemas_number().nullish(),
         orchestrator_cpu_limit: schemas_number().nullish(),
-        orchestrator_memory_mb: schema_parts_int().nullish(),
-        orchestrator_memory_limit_mb: schema_parts_int().nullish(),
-        orchestrator_min_scale: schema_parts_int().nullish(),
-        orchestrator_max_scale: schema_parts_int().nullish(),
-        // executor
+        orchestrator_memory_mb: schema_family_int().nullish(),
+        orchestrator_memory_limit_mb: schema_family_int().nullish(),
+        orchestrator_min_scale: schema_family_int().nullish(),
+        orchestrator_max_scale: schema_family_int().nullish(),
         executor_cpu: schemas_number().nullish(),
         executor_cpu_limit: schemas_number().nullish(),
-        executor_memory_mb: schema_parts_int().nullish(),
-        executor_memory_limit_mb: schema_parts_int().nullish(),
-        // redis
+        executor_memory_mb: schema_family_int().nullish(),
+        executor_memory_limit_mb: schema_family_int().nullish(),
         redis_cpu: schemas_number().nullish(),
         redis_cpu_limit: schemas_number().nullish(),
-        redis_memory_mb: schema_parts_int().nullish(),
-        redis_memory_limit_mb: schema_parts_int().nullish(),
-        // database
+        redis_memory_mb: schema_family_int().nullish(),
+        redis_memory_limit_mb: schema_family_int().nullish(),
         db_cpu: schemas_number().nullish(),
         db_cpu_limit: schemas_number().nullish(),
-        db_memory_mb: schema_parts_int().nullish(),
-        db_memory_limit_mb: schema_parts_int().nullish(),
-        db_storage_gi: schema_parts_int().nullish(),
-        db_max_connections: schema_parts_int().nullish(),
-        // placement and pod customization
+        db_memory_mb: schema_family_int().nullish(),
+        db_memory_limit_mb: schema_family_int().nullish(),
+        db_storage_gi: schema_family_int().nullish(),
+        db_max_connections: schema_family_int().nullish(),
         labels: stringMap().nullish(),
         annotations: stringMap().nullish(),
         service_account_name: schemas_string().nullish(),
@@ -56154,21 +56036,20 @@ function buildFamily(object) {
         sidecars: array(Container).nullish(),
     });
     const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
-    // source_config: all fields nullable.
     const SourceConfig = object({
-        integration_id: schema_parts_uuid().nullish(),
+        integration_id: schema_family_uuid().nullish(),
         repo_url: schemas_string().nullish(),
         // Any string: a type the service adds later is no error (DEPLOYMENT_TYPES).
         deployment_type: schemas_string().nullish(),
         build_on_push: schemas_boolean().nullish(),
         custom_url: schemas_string().nullish(),
         resource_spec: ResourceSpec.nullish(),
-        listener_id: schema_parts_uuid().nullish(),
+        listener_id: schema_family_uuid().nullish(),
         listener_config: ListenerConfig.nullish(),
         install_command: schemas_string().nullish(),
         build_command: schemas_string().nullish(),
     });
-    // source_revision_config, the fields that are both sent and returned.
+    // Only the fields both sent and returned.
     const SourceRevisionConfig = object({
         repo_ref: schemas_string().nullish(),
         agent_config_path: schemas_string().nullish(),
@@ -56181,7 +56062,7 @@ function buildFamily(object) {
         secret_name: schemas_string(),
         secret_key: schemas_string(),
     });
-    // The deployment, the fields that are both sent and returned.
+    // Only the fields both sent and returned.
     const Deployment = object({
         name: schemas_string(),
         source: SourceSchema,
@@ -56202,31 +56083,19 @@ function buildFamily(object) {
 
 ;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
- * The wire schemas of the deployment management service.
+ * The wire schemas of the service; every type is `z.infer` of one. The fields are written
+ * once (`buildFamily`) and built twice: requests strict at every level of the known structure
+ * (an unknown key in what we send is a typo, `resource_spec.min_scal`), answers loose
+ * (unknown keys kept, since the service may grow; missing or mistyped known fields still fail
+ * with the field's path). Free-form maps stay free-form in both.
  *
- * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
- * The fields are written once, in `buildFamily`, and built twice:
- *
- * - REQUEST schemas are strict at every level of the known structure: an
- *   unknown key is an error, because in something we send it is a typo
- *   (`resource_spec.min_scal`). Free-form maps (labels, securityContext,
- *   valueFrom, volume sources, ...) stay free-form.
- * - RESPONSE schemas are loose: unknown keys are tolerated and kept, because
- *   the service may grow; missing or mistyped known fields still fail, with
- *   the field's path.
- *
- * Where the service's interface (docs/how-it-works.md, "The service's interface") and
- * its OpenAPI document differ, the interface wins, with one exception:
- * `source_config.deployment_type`, which the interface's table omits but the
- * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
- * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
+ * Where the interface (docs/how-it-works.md) and the OpenAPI document differ, the interface
+ * wins, except `source_config.deployment_type`: its table omits it, but the listing filters by
+ * it and the service takes it at creation. Ranges only the OpenAPI document shows (cpu
+ * 0.1..8, cpu_limit 0.1..16) are left to the service.
  */
 
 
-
-// ---------------------------------------------------------------------------
-// Enums
-// ---------------------------------------------------------------------------
 
 /** Deployment states (docs/how-it-works.md, "The service's interface"). */
 const STATUSES = [
@@ -56238,25 +56107,16 @@ const STATUSES = [
 ];
 const DeploymentStatusSchema = lazy(() => schemas_enum(STATUSES));
 /**
- * The deployment types the action knows (the service's OpenAPI document,
- * `SourceConfigRequest.deployment_type`): a known list, not a wall: a
- * type the action does not know is sent as given. The schemas take any string, in a request as in an answer,
- * since the service adds types (`serverless`, `dedicated`); reading the
- * `config` input warns once of a type not here (build-plan.ts).
+ * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
+ * schemas take any string, since the service adds types (`serverless`); an unknown one is
+ * sent as given, with one warning (known-values.ts).
  */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
-/**
- * Each family is built on first use: a run parses a request schema only when the `config` input
- * is given, and one that fails on its inputs parses no answer; building a family is a measurable
- * part of start-up (bench/RESULTS.md).
- */
+/** Built on first use: building a family is a measurable part of start-up (bench/RESULTS.md). */
 let responseFamily;
-const response = () => (responseFamily ??= buildFamily(schema_parts_looseObject));
+const response = () => (responseFamily ??= buildFamily(schema_family_looseObject));
 let requestFamily;
-const request = () => (requestFamily ??= buildFamily(schema_parts_strictObject));
-// ---------------------------------------------------------------------------
-// Request schemas (strict)
-// ---------------------------------------------------------------------------
+const request = () => (requestFamily ??= buildFamily(schema_family_strictObject));
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
@@ -56265,13 +56125,10 @@ const SecretSchema = lazy(() => request().Secret);
 const SecretReferenceSchema = lazy(() => request().SecretReference);
 /** Body of the create call (docs/how-it-works.md, "The service's interface"). */
 const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ name: schemas_string().min(1, 'must not be empty') }));
-// ---------------------------------------------------------------------------
-// Response schemas (loose)
-// ---------------------------------------------------------------------------
 /** Item of the repository listing of a source-hosting integration. */
 const RepositorySchema = lazy(() => looseObject({
-    host_integration_id: schema_parts_uuid(),
-    id: schema_parts_int(),
+    host_integration_id: schema_family_uuid(),
+    id: schema_family_int(),
     name: schemas_string(),
     owner: schemas_string(),
     url: schemas_string(),
@@ -56285,37 +56142,28 @@ const SourceRevisionConfigSchema = lazy(() => response().SourceRevisionConfig.ex
 }));
 const DeploymentSchema = lazy(() => response().Deployment.extend({
     source_revision_config: SourceRevisionConfigSchema,
-    id: schema_parts_uuid(),
-    tenant_id: schema_parts_uuid(),
+    id: schema_family_uuid(),
+    tenant_id: schema_family_uuid(),
     created_at: dateTime(),
     updated_at: dateTime(),
-    // A known status, or one the service adds later: that is not a schema
-    // failure, the wait logs it and waits through it.
+    // One the service adds later is no schema failure: the wait logs it and waits through it.
     status: union([DeploymentStatusSchema, schemas_string()]),
     // Required keys whose value may be null.
-    latest_revision_id: schema_parts_uuid().nullable(),
-    active_revision_id: schema_parts_uuid().nullable(),
+    latest_revision_id: schema_family_uuid().nullable(),
+    active_revision_id: schema_family_uuid().nullable(),
     image_version: schemas_string().nullish(),
 }));
-/** Body of the deployment listing: a page and the offset of the next one. */
+/** A page and the offset of the next one. */
 const DeploymentListSchema = lazy(() => looseObject({
     resources: array(DeploymentSchema),
-    offset: schema_parts_int(),
+    offset: schema_family_int(),
 }));
-/**
- * The answer to a status check of several deployments (`deployment_ids=A,B,…`):
- * a list whose records are checked one by one (`DeploymentSchema`), so that
- * one malformed record is only its own deployment's answer.
- */
+/** A status check of several ids: its records are checked one by one (listing.ts). */
 const DeploymentBatchSchema = lazy(() => looseObject({
     resources: array(unknown()),
-    offset: schema_parts_int(),
+    offset: schema_family_int(),
 }));
-/**
- * An error body, read only to show the service's own message. `detail` is a
- * string (`{"detail": "Error description."}`) or a validation list
- * (`[{loc, msg, type}]`).
- */
+/** An error body, read only for the service's own message: `detail` a string or `[{loc, msg, type}]`. */
 const ErrorBodySchema = lazy(() => looseObject({
     detail: union([
         schemas_string(),
@@ -56330,23 +56178,348 @@ const ErrorBodySchema = lazy(() => looseObject({
     error: schemas_string().optional(),
 }));
 
-;// CONCATENATED MODULE: ./src/service/id-answers.ts
+;// CONCATENATED MODULE: ./src/common/runtime.ts
+/** What every module needs from the world, passed in rather than imported, and how a log writes values. */
+
+
+const cancelled = () => new CancelledError('The run was cancelled');
+const systemClock = {
+    now: () => performance.now(),
+    wallTime: () => Date.now(),
+    random: () => Math.random(),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+            reject(cancelled());
+            return;
+        }
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(cancelled());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, ms);
+        signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+    timer: (ms, callback) => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
+    },
+};
+/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
+function formatDuration(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
 /**
- * The answer to a status check of several deployments, read record by
- * record: one record the service garbled is only its own deployment's
- * answer, one agent's problem, not every agent's.
+ * A service value fit for one log line: controls shown escaped (`\r`, `\u001b`), so it cannot
+ * start a line of its own (`::` starts a runner command) nor colour or rewrite the log.
+ */
+function untrusted(value) {
+    return value.replace(UNSAFE_IN_A_LINE, (character) => {
+        const escaped = JSON.stringify(character).slice(1, -1);
+        return escaped.length > 1 ? escaped : unicodeEscape(character);
+    });
+}
+/**
+ * The last defence for logged text: a line (ended by any break, a lone CR included) that would
+ * start a runner command (`::name::`, after white space) gets a marker in front.
+ */
+function neutraliseCommands(text) {
+    return text
+        .split(LINE_BREAK_KEPT)
+        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
+        .join('');
+}
+
+;// CONCATENATED MODULE: ./src/common/address.ts
+/**
+ * The one rule for an address the action publishes (outputs, `--json`, `environment_url`,
+ * every link): `http(s)`, never a user or a password. One with credentials is published
+ * without them; the caller masks what was removed before anything is written.
+ */
+
+/** `removed`: the password, decoded and as written, to mask. */
+function publishableAddress(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return { ok: false, why: 'it is not an address', removed: [] };
+    }
+    const removed = credentialsOf(url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return { ok: false, why: 'it is not an http(s) address', removed };
+    }
+    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
+    // spaces and encodes control characters: an address with any is published as it reads it.
+    const hadCredentials = url.username !== '' || url.password !== '';
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+        return { ok: true, address: text, removed, hadCredentials };
+    }
+    url.username = '';
+    url.password = '';
+    return { ok: true, address: url.href, removed, hadCredentials };
+}
+function publishedOrNothing(text) {
+    if (text === undefined || text === null || text === '')
+        return undefined;
+    const verdict = publishableAddress(text);
+    return verdict.ok ? verdict.address : undefined;
+}
+/** The password of an address, as written and decoded; the user name is not a secret. */
+function credentialsOf(url) {
+    if (url.password === '')
+        return [];
+    const forms = new Set([url.password]);
+    try {
+        forms.add(decodeURIComponent(url.password));
+    }
+    catch {
+        // A stray '%' is written as it is: the form above covers it.
+    }
+    return [...forms];
+}
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+function isLoopback(hostname) {
+    if (hostname === 'localhost' || hostname === '[::1]')
+        return true;
+    const octets = hostname.split('.');
+    return (octets.length === 4 &&
+        octets[0] === '127' &&
+        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
+}
+/** What keeps `url` from being an address the action sends a request to; each caller words it. */
+function webAddressFault(url) {
+    if (url.username !== '' || url.password !== '')
+        return 'credentials';
+    if (url.protocol === 'http:')
+        return isLoopback(url.hostname) ? undefined : 'plain-http';
+    return url.protocol === 'https:' ? undefined : 'scheme';
+}
+/** Scheme, host and path: no credentials, query (it may carry a key) or fragment. */
+function shownAddress(address) {
+    let url;
+    try {
+        url = new URL(address);
+    }
+    catch {
+        return '(not an address)';
+    }
+    return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
+}
+
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** Either case; the service records full shas only. */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
+function withoutTrailingSlashes(address) {
+    let end = address.length;
+    while (end > 0 && address[end - 1] === '/')
+        end--;
+    return address.slice(0, end);
+}
+/** `${n} ${plural(n, 'difference')}`, `plural(n, 'it', 'them')`. */
+function plural(count, one, many = `${one}s`) {
+    return count === 1 ? one : many;
+}
+
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Two untrusted fields reach other
+ * systems as they are: `custom_url` (the `url` output, `environment_url`, links) passes only as
+ * a publishable address (a password masked and taken out) and `repo_commit_sha` (`commit-sha`,
+ * a GitLab variable, GitHub's compare) only as a full 40-hex commit. No secret value passes:
+ * `status` is redacted where it enters, and a `custom_url` holding one is not published at all,
+ * so that no view can forget it. Each change is said once a run, not at every poll.
+ *
+ * Every secret a deployment carries is registered (`hide`) the moment its answer is parsed:
+ * the service may echo it in any later message (a page-2 error), and nothing may print it first.
  */
 
 
 
 
+const RecordSecretsSchema = lazy(() => looseObject({ secrets: array(unknown()) }));
+const SecretValueSchema = lazy(() => looseObject({ value: schemas_string() }));
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #redact;
+    #said = new Set();
+    constructor(logger, mask, redact = (text) => text) {
+        this.#logger = logger;
+        this.#mask = mask;
+        this.#redact = redact;
+    }
+    /** Whatever the rest of the record is: one that fails the schema still carries secrets. */
+    hide(record) {
+        const listed = RecordSecretsSchema.safeParse(record);
+        if (!listed.success)
+            return;
+        for (const secret of listed.data.secrets) {
+            const value = SecretValueSchema.safeParse(secret);
+            if (value.success && value.data.value !== '')
+                this.#mask(value.data.value);
+        }
+    }
+    vet(deployment) {
+        this.hide(deployment);
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const status = this.#redact(deployment.status);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha &&
+            status === deployment.status;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            status,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        const its = `the service's custom_url of '${untrusted(deployment.name)}'`;
+        if (!verdict.ok) {
+            this.#once(`custom_url-refused:${given}`, `${its} is not published: ${verdict.why}`);
+            return null;
+        }
+        // A password is taken out above; any other secret value in the address withholds it all.
+        if (this.#redact(verdict.address) !== verdict.address) {
+            const message = `${its} holds a secret value: it is not published (no url output, link or environment_url)`;
+            this.#once(`custom_url-secret:${deployment.id}`, message);
+            return null;
+        }
+        if (verdict.address === given)
+            return given;
+        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+            ? `${its} holds a user or password: it is published without them (the password is masked)`
+            : `${its} holds spaces or control characters: it is published as an address parser reads it`);
+        return verdict.address;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/issues.ts
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /**
- * Each id asked, as `records` list it: its record checked alone (vetted),
- * or why it cannot be taken (a record that fails the schema, or the id
- * listed twice with different contents). An id nobody asked for is no
- * answer; an id the answer omits has none. Every record's secret values
- * are registered first, whatever its shape. `pathOf` names the request
- * for one id, as a failure of it alone would.
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+function formatIssuePath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number') {
+            out += `[${segment}]`;
+        }
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+            out += out === '' ? segment : `.${segment}`;
+        }
+        else {
+            out += `[${JSON.stringify(String(segment))}]`;
+        }
+    }
+    return out === '' ? '(root)' : out;
+}
+/** `resource_spec.min_scal: unknown key` (one line per key), `resources[0].id: Invalid input: …`. */
+function formatZodIssues(error) {
+    const lines = [];
+    for (const issue of error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+            }
+        }
+        else {
+            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+        }
+    }
+    return lines;
+}
+/** Its first five problems shown and the rest counted. */
+function schemaMismatch(error) {
+    const issues = formatZodIssues(error);
+    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+    return `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`;
+}
+
+;// CONCATENATED MODULE: ./src/service/listing.ts
+/**
+ * The listing of deployments (`GET /v2/deployments`) as the service pages it: its filters,
+ * the one walk every listing and search takes (endpoints.ts), and a status check's answer
+ * read record by record.
+ */
+
+
+
+
+
+const DEPLOYMENTS = '/v2/deployments';
+/**
+ * Walks the listing from its start, pages of at most `size()`, each at the offset the service
+ * returned, handing `onPage` what each page adds (a deployment listed again, as when the list
+ * shifts under the walk, is not handed on twice). Ends at a short or empty page, an offset
+ * that does not advance, or when `onPage` returns false, resolving to the last offset
+ * returned; throws past `maxPages`. A full page with no new id (a service that ignores
+ * `offset`) ends it with a warning, or, for a walk that must prove what is absent (`unpaged`
+ * given), throws: the rest was never seen. Every item of a page is read, even past the limit
+ * asked: a larger page still holds what the walk looks for.
+ */
+async function walkListing(walk, logger, maxPages) {
+    const seen = new Set();
+    let offset = 0;
+    for (let pages = 1; pages <= maxPages; pages++) {
+        const limit = walk.size();
+        const list = await walk.page(offset, limit);
+        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+        for (const deployment of fresh)
+            seen.add(deployment.id);
+        if (!walk.onPage(fresh) || list.resources.length < limit)
+            return list.offset;
+        if (fresh.length === 0) {
+            if (walk.unpaged !== undefined)
+                throw new ActionError(walk.unpaged(offset));
+            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+            return list.offset;
+        }
+        if (list.offset <= offset) {
+            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+            return list.offset;
+        }
+        offset = list.offset;
+    }
+    throw new ActionError(walk.tooLong());
+}
+/**
+ * Each id asked, as `records` list it: its record checked alone and vetted, so one record the
+ * service garbled is only its own agent's problem; or why it cannot be taken (it fails the
+ * schema, or is listed twice with different contents). An id nobody asked for is no answer;
+ * one the answer omits has none. Every record's secrets are registered first, whatever its
+ * shape. `pathOf` names the request for one id, as a failure of it alone would.
  */
 function answersByIds(records, ids, vetting, pathOf) {
     for (const record of records)
@@ -56380,351 +56553,14 @@ function answersByIds(records, ids, vetting, pathOf) {
     });
     return answers;
 }
-/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+/** The paths the problems would have in the whole answer (`resources[2].created_at`). */
 function atIndex(error, index) {
     return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
 }
-/** The `id` a listed record claims, whatever else it holds. */
 function idOf(record) {
     if (typeof record !== 'object' || record === null || !('id' in record))
         return undefined;
     return typeof record.id === 'string' ? record.id : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/common/runtime.ts
-/**
- * What every module needs from the world, passed in rather than imported:
- * time (a clock tests can fake), logging, and how values are written in a log.
- */
-
-
-const cancelled = () => new CancelledError('The run was cancelled');
-const systemClock = {
-    now: () => performance.now(),
-    wallTime: () => Date.now(),
-    random: () => Math.random(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(cancelled());
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(cancelled());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-    timer: (ms, callback) => {
-        const timer = setTimeout(callback, ms);
-        return () => clearTimeout(timer);
-    },
-};
-/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
-function formatDuration(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * A value that came from the service, made fit for one log line: line breaks
- * and other control characters shown escaped (`\r`, `\u001b`), not
- * interpreted, so that it cannot start a line of its own (a line starting
- * with `::` is a runner command) nor colour or rewrite the log.
- */
-function untrusted(value) {
-    return value.replace(UNSAFE_IN_A_LINE, (character) => {
-        const escaped = JSON.stringify(character).slice(1, -1);
-        return escaped.length > 1 ? escaped : unicodeEscape(character);
-    });
-}
-/**
- * The last defence for text the action logs: a line that would start a
- * runner command (`::name::`, leading white space ignored as the runner
- * does) is shown with a marker in front, so only the action's own
- * `@actions/core` calls issue commands. A line ends at any break a reader
- * honours, a lone CR included.
- */
-function neutraliseCommands(text) {
-    return text
-        .split(LINE_BREAK_KEPT)
-        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
-        .join('');
-}
-
-;// CONCATENATED MODULE: ./src/common/address.ts
-/**
- * The one rule for an address the action publishes (the `url` output, the
- * deployment's `custom_url` in the `deployment` output and the command's
- * `--json`, a GitHub deployment's `environment_url`, every link in the
- * comment and the summary): an `http(s)` address, never a user or a
- * password. An address with credentials is published without them; the
- * caller masks what was removed before anything is written.
- */
-
-/** The address as it may be published, or why it may not. */
-function publishableAddress(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return { ok: false, why: 'it is not an address', removed: [] };
-    }
-    const removed = credentialsOf(url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        return { ok: false, why: 'it is not an http(s) address', removed };
-    }
-    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
-    // spaces and encodes control characters: an address with any is published as it reads it.
-    const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
-        return { ok: true, address: text, removed, hadCredentials };
-    }
-    url.username = '';
-    url.password = '';
-    return { ok: true, address: url.href, removed, hadCredentials };
-}
-/** The address when it may be published as it is or without its credentials, else undefined. */
-function publishedOrNothing(text) {
-    if (text === undefined || text === null || text === '')
-        return undefined;
-    const verdict = publishableAddress(text);
-    return verdict.ok ? verdict.address : undefined;
-}
-/** The password of an address, as written and decoded; the user name is not a secret. */
-function credentialsOf(url) {
-    if (url.password === '')
-        return [];
-    const forms = new Set([url.password]);
-    try {
-        forms.add(decodeURIComponent(url.password));
-    }
-    catch {
-        // A stray '%' is written as it is: the form above covers it.
-    }
-    return [...forms];
-}
-/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
-function isLoopback(hostname) {
-    if (hostname === 'localhost' || hostname === '[::1]')
-        return true;
-    const octets = hostname.split('.');
-    return (octets.length === 4 &&
-        octets[0] === '127' &&
-        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
-}
-/**
- * What keeps `url` from being an address the action sends a request to:
- * credentials in it, plain http:// off a loopback host, another scheme.
- * Each caller says it in its own words; the rule is this one.
- */
-function webAddressFault(url) {
-    if (url.username !== '' || url.password !== '')
-        return 'credentials';
-    if (url.protocol === 'http:')
-        return isLoopback(url.hostname) ? undefined : 'plain-http';
-    return url.protocol === 'https:' ? undefined : 'scheme';
-}
-/**
- * An address as it may be shown: scheme, host and path, without credentials, query or
- * fragment (a query may carry a key). Text that is not an address is shown as nothing
- * of it, in a few words.
- */
-function shownAddress(address) {
-    let url;
-    try {
-        url = new URL(address);
-    }
-    catch {
-        return '(not an address)';
-    }
-    return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
-}
-
-;// CONCATENATED MODULE: ./src/common/text.ts
-/** How commits are matched and written, the same way everywhere. */
-/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
-function shortSha(sha) {
-    return sha?.slice(0, 12);
-}
-/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function withoutTrailingSlashes(address) {
-    let end = address.length;
-    while (end > 0 && address[end - 1] === '/')
-        end--;
-    return address.slice(0, end);
-}
-/**
- * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
- * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
- * pronoun, `plural(n, 'it', 'them')`.
- */
-function plural(count, one, many = `${one}s`) {
-    return count === 1 ? one : many;
-}
-
-;// CONCATENATED MODULE: ./src/service/vet.ts
-/**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
- *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- * - no secret value (the step's, or one any deployment holds): `status` is
- *   redacted here, where it enters, and a `custom_url` that holds one is not
- *   published at all (no `url` output, no link, no `environment_url`), so
- *   that no view can forget it.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- *
- * And every secret value a deployment carries is registered for redaction
- * (`hide`) the moment its answer is parsed, whichever deployment it is: the
- * service may echo it in any later message (a page-2 error, a failed
- * status check's detail), and nothing may print it first.
- */
-
-
-
-
-/** What of any record may hold secret values, whatever the rest of it is. */
-const RecordSecretsSchema = lazy(() => looseObject({ secrets: array(unknown()) }));
-const SecretValueSchema = lazy(() => looseObject({ value: schemas_string() }));
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #redact;
-    #said = new Set();
-    /** `redact`: the run's redaction, which knows every value `mask` registered. */
-    constructor(logger, mask, redact = (text) => text) {
-        this.#logger = logger;
-        this.#mask = mask;
-        this.#redact = redact;
-    }
-    /**
-     * Registers the secret values of a deployment the service answered, used
-     * or not, whatever the rest of its record is: one that fails the schema
-     * (a bad `created_at`) still carries them.
-     */
-    hide(record) {
-        const listed = RecordSecretsSchema.safeParse(record);
-        if (!listed.success)
-            return;
-        for (const secret of listed.data.secrets) {
-            const value = SecretValueSchema.safeParse(secret);
-            if (value.success && value.data.value !== '')
-                this.#mask(value.data.value);
-        }
-    }
-    /** The deployment as the run may pass it on (its secret values registered). */
-    vet(deployment) {
-        this.hide(deployment);
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const status = this.#redact(deployment.status);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha &&
-            status === deployment.status;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            status,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        if (!verdict.ok) {
-            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-            return null;
-        }
-        // A password is taken out above; any other secret value in the address withholds it all.
-        if (this.#redact(verdict.address) !== verdict.address) {
-            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
-            return null;
-        }
-        if (verdict.address === given)
-            return given;
-        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-        return verdict.address;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/listing.ts
-/**
- * The listing of deployments (`GET /v2/deployments`) as the service pages
- * it: its filters, what a listing hands back, and the one walk from its
- * start that every listing and search takes (endpoints.ts).
- */
-
-/** The listing's path, and the create's. */
-const DEPLOYMENTS = '/v2/deployments';
-/**
- * Walks the listing from its start, a page of at most `size()` at a time,
- * each following the offset the service returned, handing `onPage` the
- * deployments each page adds (one id is one item: a deployment listed
- * again on a later page, as when the list shifts under the walk, is not
- * handed on twice). The walk ends at a short or empty page, an offset
- * that does not advance, or when `onPage` returns false; it resolves to
- * the offset the service returned last (where the list would go on), and
- * throws past `maxPages`. A full page that adds no new id (a service that
- * ignores `offset`) ends the walk with a warning, or, for a walk that must
- * prove what is absent (`unpaged` given), throws what `unpaged` says:
- * the rest of the list was never seen. Every item of a page is read, even
- * past the limit asked: a larger page still holds what the walk looks for.
- */
-async function walkListing(walk, logger, maxPages) {
-    const seen = new Set();
-    let offset = 0;
-    for (let pages = 1; pages <= maxPages; pages++) {
-        const limit = walk.size();
-        const list = await walk.page(offset, limit);
-        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-        for (const deployment of fresh)
-            seen.add(deployment.id);
-        if (!walk.onPage(fresh) || list.resources.length < limit)
-            return list.offset;
-        if (fresh.length === 0) {
-            if (walk.unpaged !== undefined)
-                throw new ActionError(walk.unpaged(offset));
-            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-            return list.offset;
-        }
-        if (list.offset <= offset) {
-            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-            return list.offset;
-        }
-        offset = list.offset;
-    }
-    throw new ActionError(walk.tooLong());
 }
 
 ;// CONCATENATED MODULE: ./src/service/endpoints.ts
@@ -56732,8 +56568,6 @@ async function walkListing(walk, logger, maxPages) {
 
 
 
-
-/** How messages name the create call. */
 const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 /** The largest page the service serves. */
 const PAGE_LIMIT = 100;
@@ -56743,7 +56577,6 @@ class Service {
     #client;
     #logger;
     #maxPages;
-    /** Every deployment answered passes through it before the run sees it. */
     #vetting;
     constructor(client, logger, options = {}) {
         this.#client = client;
@@ -56751,11 +56584,9 @@ class Service {
         this.#maxPages = options.maxPages ?? MAX_PAGES;
         this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
     }
-    /** How the entry names what a remedy points to (its inputs, or its options). */
     get words() {
         return this.#client.words;
     }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
     listRepositories(integrationId) {
         return this.#client.request({
             method: 'GET',
@@ -56767,11 +56598,7 @@ class Service {
             },
         });
     }
-    /**
-     * One page of the listing, each deployment's secret values registered
-     * before anything else can print (vet.ts): the service may echo them in
-     * the next page's error.
-     */
+    /** Each deployment's secrets registered before anything can print: the next page's error may echo them. */
     async #page(query, options = {}) {
         const list = await this.#client.request({
             method: 'GET',
@@ -56784,19 +56611,14 @@ class Service {
             this.#vetting.hide(deployment);
         return list;
     }
-    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
     #walk(filters, walk) {
         const page = (offset, limit) => this.#page({ ...filters, limit, offset });
         return walkListing({ ...walk, page }, this.#logger, this.#maxPages);
     }
     /**
-     * Every deployment named exactly `name`, in the order listed, each id
-     * once. The service filters by substring only and does not say where the
-     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
-     * that never ends it. What it returns is proof of what is absent (a
-     * create follows an empty answer), so a listing that does not page
-     * fails it rather than end it; `proving: false` (a look-up that only
-     * warns, as after a create) ends it there with a warning instead.
+     * Every deployment named exactly `name` (the service filters by substring only), each id once.
+     * What it returns proves what is absent (a create follows an empty answer), so a listing that
+     * does not page fails it; `proving: false` (a look-up that only warns) ends it with a warning.
      */
     async findByName(name, { proving = true } = {}) {
         const found = [];
@@ -56817,11 +56639,8 @@ class Service {
         return found;
     }
     /**
-     * The deployments `filters` select, in the order listed, each id once, at
-     * most `limit`: pages of 100 (the last one only as large as what is
-     * left), each following the offset the service returned; the list ends as
-     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
-     * more to say whether it goes on (`more`).
+     * At most `limit` deployments `filters` select, each id once. With `probe`, a list that reaches
+     * `limit` asks for one more to say whether it goes on (`more`).
      */
     async list(filters, limit, { probe = false } = {}) {
         const deployments = [];
@@ -56832,13 +56651,10 @@ class Service {
         return { deployments, more };
     }
     /**
-     * `list`, each page's deployments handed to `onPage` as the page arrives
-     * and not kept, so a listing's memory does not grow with it (only the ids,
-     * to list each once). When `onPage` returns false the listing ends there:
-     * no further page, no probe.
+     * `list`, each page handed to `onPage` and not kept, so memory does not grow with the listing
+     * (only the ids). `onPage` returning false ends it there: no further page, no probe.
      */
     async listPages(filters, limit, onPage, { probe = false } = {}) {
-        /** The ids handed on: how many, and which ones the probe's answer must go past. */
         const taken = new Set();
         const left = () => limit - taken.size;
         if (limit <= 0)
@@ -56873,18 +56689,13 @@ class Service {
             throw answer;
         return answer;
     }
-    /**
-     * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
-     * 100 ids, by id, each answered on its own: a record that fails the schema
-     * is that id's answer (the error `getById` would throw), not the others'.
-     */
+    /** `getById` for up to 100 ids, each answered on its own (a bad record is only its id's error). */
     getByIds(ids, timeoutMs) {
         // More is a caller's mistake: one page holds 100.
         if (ids.length > PAGE_LIMIT)
             throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
         return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
     }
-    /** Each id asked, as the answer lists it (`answersByIds` says how each record is read). */
     async #byIds(ids, query, timeoutMs) {
         const list = await this.#client.request({
             method: 'GET',
@@ -56892,14 +56703,11 @@ class Service {
             query: { deployment_ids: ids.join(','), ...query },
             schema: DeploymentBatchSchema,
             attempts: 1,
-            ...(timeoutMs === undefined ? {} : { timeoutMs }),
+            timeoutMs,
         });
         return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
     }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
+    /** `reconcile` finds what is there when the create may have taken effect unanswered, or on 409. */
     async create(request, reconcile) {
         const answered = await this.#client.exchange({
             method: 'POST',
@@ -56911,46 +56719,27 @@ class Service {
         });
         return { ...answered, value: this.#vetting.vet(answered.value) };
     }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
     static describeGetById(id) {
         return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
     }
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/errors.ts
-/**
- * What a bad input raises: a parser's `Invalid` (what is wrong with one
- * value), turned into one `InputError` naming every bad input.
- */
 
-/**
- * Thrown by an input's parser: what is wrong with the value, without naming
- * the input (the declared list knows which input it parses, and turns it
- * into an `InputError`).
- */
+/** What is wrong with a value, not naming the input: the declared list knows it. */
 class Invalid extends Error {
     name = 'Invalid';
 }
-/**
- * Thrown by a parser for an empty value where one is needed: what a secret
- * the run was not given leaves (a fork's run gets none), so it is not
- * reported after the problem of the run that explains it.
- */
+/** An empty value where one is needed, as a secret a fork's run was not given leaves: not reported after the run's problem. */
 class EmptyValue extends Invalid {
     name = 'EmptyValue';
 }
-/** Each problem as a line: `input 'name': what is wrong`. */
 function problemLine({ input, problem }) {
     return `input '${input}': ${problem}`;
 }
-/**
- * One or more bad inputs, found before any request is sent. A `lead` is a
- * problem of the run rather than of a value (an empty api key on a fork's
- * pull request): the message starts with it, and the other problems follow.
- */
+/** A `lead` is a problem of the run rather than of a value: the message starts with it. */
 class errors_InputError extends ActionError {
     name = 'InputError';
-    /** Every problem, the lead first. */
     problems;
     lead;
     constructor(problems, lead) {
@@ -56970,22 +56759,15 @@ class errors_InputError extends ActionError {
         this.lead = lead;
     }
 }
-/** Ends a parser with what is wrong with the value. */
 function fail(message) {
     throw new Invalid(message);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
-/** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
 
 ;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-/**
- * Parsers of single inputs: pure functions from the input's text to its value
- * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in core-inputs.ts knows which input it parses).
- * Headers, secrets and `config` have modules of their own.
- */
+/** Parsers throw `Invalid` with what is wrong, never naming the input (the declared list knows it). */
 
 
 
@@ -56999,11 +56781,9 @@ const YAML_FALSE = ['false', 'False', 'FALSE'];
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
-/** `parse`, except that an empty input means "not given". */
 function unlessEmpty(parse) {
     return (raw) => (raw === '' ? undefined : parse(raw));
 }
-/** Any text; empty when not given. */
 function parseText(raw) {
     return raw;
 }
@@ -57015,11 +56795,7 @@ function parseBoolean(raw) {
         return false;
     fail(`must be true or false, got '${raw}'`);
 }
-/**
- * `text` as an https:// address (http:// only on a loopback host) without
- * credentials. `example` shows what is expected; `credentials` says where
- * credentials go instead.
- */
+/** https:// (http:// only on a loopback host), without credentials (`credentials` says where they go). */
 function parseWebAddress(text, messages) {
     let url;
     try {
@@ -57053,7 +56829,6 @@ function parseApiUrl(raw) {
     }
     return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
-/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
 function parseOneOf(values, raw) {
     const value = values.find((candidate) => candidate === raw);
     if (value !== undefined)
@@ -57064,7 +56839,6 @@ function parseOneOf(values, raw) {
 function parseSource(raw) {
     return parseOneOf(SOURCES, raw);
 }
-/** What `name` says when it is needed and empty. */
 const NAME_REQUIRED = 'is required (the deployment name)';
 function parseName(raw) {
     if (raw === '')
@@ -57110,17 +56884,11 @@ function parseOnDrift(raw) {
     return parseOneOf(ON_DRIFT_MODES, raw);
 }
 const ON_CHANGE_MODES = ['none', 'fail'];
-/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
 function parseOnChange(raw) {
     return parseOneOf(ON_CHANGE_MODES, raw);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
-/**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
- */
 
 
 const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
@@ -57129,11 +56897,10 @@ const PLACEHOLDER = /\{([^{}]*)\}/g;
 function isPlaceholder(name) {
     return PLACEHOLDERS.includes(name);
 }
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+/** Each placeholder's value URL-encoded. */
 function fillDashboardUrl(template, values) {
     return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
 }
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
 function parseDashboardUrl(raw) {
     for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
         if (!isPlaceholder(name)) {
@@ -57152,16 +56919,11 @@ function parseDashboardUrl(raw) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/report.ts
-/**
- * What the run hands to later steps: the outputs (of one deployment, and a
- * manifest's keyed by agent, each agent's entry made from its deployment's
- * value), and what a dry run prints. Every secret value is replaced by `***` first. (How the summary
- * reads is src/views/'s.)
- */
+/** What the run hands to later steps (flat, or keyed by agent) and what a dry run prints; every secret value `***` first. */
 
 
 
-/** The names of every output, as action.yml declares them. */
+/** As action.yml declares them. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
     'status',
@@ -57180,14 +56942,10 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'dashboard-url',
     'deployments',
 ]));
-/** The deployment (or a request) with every secret value replaced by `***`, names kept. */
 function redactDeployment(item) {
     return { ...item, secrets: item.secrets.map((secret) => ({ ...secret, value: MASK })) };
 }
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
+/** A codehost deployment's repository and ref: as sent when this run created it (or would), else live. */
 function repositoryOf(result) {
     const { request, deployment } = result;
     const described = result.created || deployment === undefined ? request : deployment;
@@ -57198,17 +56956,20 @@ function repositoryOf(result) {
         ref: described.source_revision_config.repo_ref ?? undefined,
     };
 }
-/** The `dashboard-url` template filled for the deployment; undefined without a template. */
 function dashboardUrlOf(template, deployment) {
-    if (template === undefined)
-        return undefined;
     const { id, tenant_id, name } = deployment;
-    return fillDashboardUrl(template, { id, tenant_id, name });
+    return template === undefined ? undefined : fillDashboardUrl(template, { id, tenant_id, name });
 }
-/** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, 
-/** What the run judged: whether it is live, what drifted, the health check's last answer. */
-assessment, dashboardTemplate) {
+/** The fields the flat outputs and a keyed entry share, in their order. */
+function linksOf(deployment, dashboardTemplate) {
+    return {
+        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
+        url: deployment?.source_config.custom_url ?? '',
+        'dashboard-url': (deployment && dashboardUrlOf(dashboardTemplate, deployment)) ?? '',
+    };
+}
+/** `deployment`: the latest state seen. */
+function outputsOf(result, deployment, assessment, dashboardTemplate) {
     const repository = repositoryOf(result);
     const outputs = {
         created: String(result.created),
@@ -57228,12 +56989,9 @@ assessment, dashboardTemplate) {
         'latest-revision-id': deployment.latest_revision_id ?? '',
         'active-revision-id': deployment.active_revision_id ?? '',
         deployment: JSON.stringify(redactDeployment(deployment)),
-        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-        url: deployment.source_config.custom_url ?? '',
-        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
+        ...linksOf(deployment, dashboardTemplate),
     };
 }
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
 function dryRunReport(result) {
     const body = redactDeployment(result.request);
     const what = result.deployment === undefined
@@ -57241,10 +56999,7 @@ function dryRunReport(result) {
         : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
-/**
- * An agent's entry from its deployment's result as far as its run knows it (none yet: an
- * empty entry), and its failure once it failed.
- */
+/** An agent's entry as far as its run knows it (nothing yet: an empty entry). */
 function deploymentEntry(name, known, failure) {
     const deployment = known?.deployment;
     const health = known?.liveness?.health;
@@ -57254,9 +57009,7 @@ function deploymentEntry(name, known, failure) {
         status: deployment?.status ?? '',
         created: known?.result?.created === true,
         live: known?.liveness?.live === true,
-        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
-        url: deployment?.source_config.custom_url ?? '',
-        'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
+        ...linksOf(deployment, known?.spec.dashboardUrl),
         'drift-count': known?.drift?.length ?? 0,
         healthy: health === undefined ? null : health.ok,
         'health-status': String(health?.status ?? ''),
@@ -57265,10 +57018,8 @@ function deploymentEntry(name, known, failure) {
     };
 }
 /**
- * What a deploy of several agents hands to later steps: `deployments`, one line of JSON
- * keyed by agent, small whatever the manifest (a count of the differences, not their list,
- * which the summary and the command's `--json` hold), and `live`, true only when every agent
- * is live; from every agent's entry, in the manifest's order.
+ * A manifest's outputs: `deployments`, one line of JSON keyed by agent, small whatever the
+ * manifest (a count of differences, not their list, which the summary and `--json` hold).
  */
 function keyedOutputs(entries) {
     const { live, healthy } = manifestLiveness(entries.values());
@@ -57278,10 +57029,7 @@ function keyedOutputs(entries) {
         healthy: healthy === null ? '' : String(healthy),
     };
 }
-/**
- * A manifest's liveness from its agents' entries: live only when every agent is; healthy
- * only when every agent checked answered (null when none was checked).
- */
+/** Live only when every agent is; healthy only when every agent checked answered (null: none checked). */
 function manifestLiveness(entries) {
     const all = [...entries];
     const checked = all.filter((entry) => entry.healthy !== null);
@@ -57325,31 +57073,20 @@ class CommitOrders {
 
 ;// CONCATENATED MODULE: ./src/common/github-text.ts
 /**
- * The one writer of text that goes to GitHub: the pull request comment
- * (Markdown), the job summary and the command's `--summary` (HTML inside
- * Markdown), and deployment statuses (plain text on one line). Text from the
- * service is data in all of them: it shows as the text it is, never as HTML,
- * a link, an image, an autolink, a mention (`@name`) or an issue reference
- * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
- * to addresses the address rule lets through (`common/address.ts`).
+ * The one writer of text that goes to GitHub: the comment (Markdown), the job summary and
+ * `--summary` (HTML inside Markdown), deployment statuses (one plain line). Service text is
+ * data in all of them: never HTML, a link, an image, a mention (`@name`) or an issue reference
+ * (`#12`, `owner/repo#3`, `GH-12`). The only links are built here, to addresses
+ * `common/address.ts` lets through.
  *
- * GitHub renders Markdown with cmark-gfm, then links mentions, issue
- * references and bare addresses in the text it rendered (outside code and
- * links), whether the text came from Markdown or from HTML: an entity such
- * as `&#64;` decodes back to `@` before that. So a zero-width space goes
- * after every `@`, `#` and `GH-` in service text; an address in it
- * (`https://…`, `www.…`) sits in a code span, where GitHub links nothing and
- * a reader copies it as it is; and code spans hold what reads best as code
- * (ids, names, commits). Nothing is linked inside a code span, a `<pre>` or
- * a link, so the text there is only escaped.
- *
- * A new kind of GitHub text adds its writer here.
+ * GitHub links mentions, references and bare addresses in the rendered text (outside code and
+ * links), from Markdown or HTML alike (`&#64;` decodes back to `@` first). So a zero-width
+ * space follows every `@`, `#` and `GH-` in service text, and an address in it sits in a code
+ * span (linked by nothing, copied as it is). Inside code, `<pre>` or a link, text is only escaped.
  */
 
 
-/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
 const ZWSP = '\u200b';
-/** `text` cut to `max` characters, the last one `…` when cut. */
 function cut(text, max) {
     const characters = [...text];
     return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
@@ -57358,29 +57095,25 @@ function cut(text, max) {
 function oneLine(value, max = Infinity) {
     return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
 }
-/** A mention or an issue reference GitHub would link in rendered text, made inert by a zero-width space. */
 function inert(text) {
     return text
         .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
         .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
 }
 /**
- * An address GitHub would link in text: a scheme's `://` or `www.`, up to a
- * space or a character no code span or table cell keeps as it is. The scheme
- * is bounded, so that a long word without `://` is not read again from each
- * of its letters.
+ * An address GitHub would link: a scheme's `://` or `www.`, up to a space or a character no code
+ * span or table cell keeps. The scheme is bounded, so a long word is not read again from each letter.
  */
 const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
 /** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
 const TRAILING = new Set('.,:;!?*_~)]}');
-/** `address` without the punctuation after it (a loop: a `[…]+$` reads the rest again from each). */
+/** A loop: a `[…]+$` would read the rest again from each. */
 function withoutTrailing(address) {
     let end = address.length;
     while (end > 0 && TRAILING.has(address.charAt(end - 1)))
         end--;
     return address.slice(0, end);
 }
-/** `text` with each address written by `address` and the text between by `prose`. */
 function withAddresses(text, prose, address) {
     let written = '';
     let from = 0;
@@ -57393,31 +57126,21 @@ function withAddresses(text, prose, address) {
     }
     return written + prose(text.slice(from));
 }
-// ---- plain text: deployment statuses and descriptions --------------------------------------------
-/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
+/** A deployment status or description: GitHub shows it as it is. */
 function plainLine(value, max) {
     return cut(oneLine(value).trim(), max);
 }
-// ---- Markdown: the pull request comment ---------------------------------------------------------
 /**
- * Inline Markdown punctuation that can start markup anywhere in a line: a
- * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
- * only at the start of a line, where service text never is; `!` only before
- * a `[`, which is escaped.)
+ * Punctuation that starts Markdown markup anywhere in a line, escaped. (`-`, `+`, `=`, `#`, `>`
+ * do only at a line's start, where service text never is; `!` only before an escaped `[`.)
  */
 const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
-/**
- * Service text as inline Markdown: on one line, cut to `max`, the punctuation
- * that would start markup escaped, nothing GitHub would link.
- */
 function markdownText(value, max = 300) {
     return withAddresses(oneLine(value, max), (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`), (address) => markdownCode(address, Infinity));
 }
 /**
- * Service text as a code span, which reads best for ids, names and commits:
- * fenced by more backticks than any run inside, on one line, cut to `max`.
- * In a table cell a `|` ends the cell even inside a code span, so it is
- * escaped there (GitHub shows `|`).
+ * For ids, names and commits: fenced by more backticks than any run inside. In a table a `|`
+ * ends the cell even inside a code span, so it is escaped there (GitHub shows `|`).
  */
 function markdownCode(value, max = 300, inTable = true) {
     const text = oneLine(value, max);
@@ -57425,8 +57148,7 @@ function markdownCode(value, max = 300, inTable = true) {
         return '(none)';
     const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
     const fence = '`'.repeat(longest + 1);
-    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
-    // each side: CommonMark takes one away from each.
+    // CommonMark takes a space from each end of a span that starts or ends with one or a backtick.
     const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
     const padded = pad ? ` ${text} ` : text;
     const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
@@ -57441,7 +57163,6 @@ function markdownLink(text, address) {
         return undefined;
     return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEscape)})`;
 }
-// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
 const HTML_ESCAPES = {
     '&': '&amp;',
     '<': '&lt;',
@@ -57449,28 +57170,19 @@ const HTML_ESCAPES = {
     '"': '&quot;',
     "'": '&#39;',
 };
-/** HTML's own characters as references. */
-function htmlEscaped(text) {
-    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-/**
- * Characters Markdown could take for markup should the HTML block end early
- * (it cannot: no blank line gets in), as character references.
- */
+/** What Markdown could take for markup should the HTML block end early (no blank line gets in). */
 const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
-/** Text escaped for the summary's HTML, as it is: for where GitHub links nothing (code, pre, a link). */
+/** For where GitHub links nothing (code, pre, a link). */
 function htmlLiteral(text) {
-    return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+    return text
+        .replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c)
+        .replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
 }
-/**
- * Service text for the summary's HTML: on one line (a blank line would end
- * the HTML block), cut to `max`, escaped, nothing GitHub would link.
- */
+/** On one line: a blank line would end the HTML block. */
 function htmlText(value, max = 1_000) {
     // Made inert before it is escaped: the references written then hold a '#' of their own.
     return withAddresses(oneLine(value, max), (part) => htmlLiteral(inert(part)), (address) => `<code>${htmlLiteral(address)}</code>`);
 }
-/** Service text in `<code>`, which reads best for ids, names, commits and addresses. */
 function htmlCode(value, max = 300) {
     return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
 }
@@ -57483,10 +57195,7 @@ function htmlLink(text, address) {
     // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
     return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }
-/**
- * Several lines of text for a `<pre>` in the summary: its lines kept, each
- * escaped, no blank one (the HTML block would end before its closing tag).
- */
+/** For a `<pre>`: no blank line, or the HTML block would end before its closing tag. */
 function htmlLines(value) {
     return value
         .split(LINE_BREAK)
@@ -57499,28 +57208,20 @@ function htmlLines(value) {
 var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
- * What the action says about an exchange that failed: the service's own
- * message from an error body, a description of a body it could not read,
- * how a request without an answer failed, and what the user can do about it.
- * Text from the service is untrusted: secret values are redacted before
- * anything is shortened, and every value is kept to one line.
+ * What the action says about an exchange that failed, and what the user can do about it.
+ * Service text is untrusted: secret values are redacted before anything is shortened, and
+ * every value is kept to one line.
  */
 
 
 const EXCERPT_LENGTH = 200;
-/**
- * How much of a text the excerpt reads: enough for 200 characters once the
- * tags of a page are dropped, and never the whole of a 32 MiB answer.
- */
+/** Enough for 200 characters once a page's tags are dropped, never a whole 32 MiB answer. */
 const EXCERPT_SCAN = 8 * 1024;
-/** How much of a body is searched for an HTML page's title. */
 const TITLE_SCAN = 64 * 1024;
-/** Entries of a validation list shown; the rest are counted. */
 const ISSUES_SHOWN = 20;
 /**
- * The text without its `<script>` and `<style>` elements, in one pass: each
- * search starts where the last one ended (a lazy `[\s\S]*?` per opening
- * would read the rest of the text again for every unclosed one).
+ * Without `<script>` and `<style>` elements, in one pass: each search starts where the last
+ * ended (a lazy `[\s\S]*?` would read the rest again for every unclosed opening).
  */
 function withoutScripts(html) {
     const opening = /<(?:script|style)\b[^<>]*>/gi;
@@ -57538,9 +57239,8 @@ function withoutScripts(html) {
     return out + html.slice(from);
 }
 /**
- * A short, single-line excerpt of a text body (tags of an HTML page
- * dropped), read from its first few kilobytes only. Every pattern here stops
- * at the next `<`, so the work grows with the text's length, not its square.
+ * A short one-line excerpt of a body (a page's tags dropped), from its first kilobytes. Every
+ * pattern here stops at the next `<`, so the work grows with the length, not its square.
  */
 function excerpt(text) {
     const head = text.slice(0, EXCERPT_SCAN);
@@ -57552,9 +57252,8 @@ function excerpt(text) {
     return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
 }
 /**
- * The service's own message: `detail` (a string, or a list of field errors
- * shown one a line, the first 20 of them), `message` or `error`, else the
- * start of the text. `redact` runs first, on the raw text and on each value.
+ * The service's own message: `detail` (a string, or the first 20 field errors one a line),
+ * `message` or `error`, else the text's start. `redact` runs first, on the text and each value.
  */
 function serviceMessageOf(raw, redact = (text) => text) {
     const text = redact(raw);
@@ -57587,10 +57286,7 @@ function serviceMessageOf(raw, redact = (text) => text) {
     }
     return excerpt(text);
 }
-/**
- * A body that is not JSON, described without echoing it: its content type,
- * its size, where parsing failed, and an HTML page's title.
- */
+/** A body that is not JSON, described without echoing it (only a page's title is shown). */
 function describeAnswer(body, contentType, error) {
     const parts = [contentType ?? 'no content type', `${body.length} bytes`];
     if (body.length === 0)
@@ -57613,13 +57309,13 @@ function describeAnswer(body, contentType, error) {
         parts.push(`page titled '${excerpt(untrusted(title))}'`);
     return parts.join(', ');
 }
-/** The action's words: its inputs. */
 const ACTION_WORDS = {
     apiKey: 'the api-key input',
     apiKeyHeader: 'api-key-header',
     headers: 'the headers input',
     integrationId: 'the integration-id input',
     apiUrl: 'api-url',
+    /** Where this run's address came from (the flag, the variable), when known. */
     apiUrlFrom: 'the api-url input',
     name: 'the name input',
     repository: 'the repository input',
@@ -57627,6 +57323,7 @@ const ACTION_WORDS = {
     healthCheckHeaders: 'health-check-headers',
     onDriftFail: 'on-drift: fail',
     onChangeFail: 'on-change: fail',
+    /** Or GitLab's merge request. */
     changeRequest: 'pull request',
     asker: 'the step',
     secrets: 'the secrets input',
@@ -57644,8 +57341,7 @@ function defaultRemedies(words) {
 }
 /** What the user can do about a status that trying again will not fix. */
 function remedyFor(context) {
-    const { status, location } = context;
-    const words = context.words ?? ACTION_WORDS;
+    const { status, location, words } = context;
     if (status >= 300 && status < 400) {
         return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
     }
@@ -57683,10 +57379,7 @@ function networkFailure(error, timedOut, timeoutMs) {
     const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
     return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
-/**
- * The host and port a base address reaches (the scheme's port when it names
- * none), never its userinfo, path or query: what a connection error names.
- */
+/** What a connection error names: host and port (the scheme's by default), never userinfo, path or query. */
 function hostAndPort(baseUrl) {
     if (!URL.canParse(baseUrl))
         return 'the address';
@@ -57704,29 +57397,11 @@ function addressRemedy(baseUrl, words, reached, viaProxy = false) {
     return `Check ${words.apiUrlFrom ?? words.apiUrl}: it gives ${hostAndPort(baseUrl)}.${why}${proxy}`;
 }
 
-;// CONCATENATED MODULE: ./src/service/bounded-body.ts
-/**
- * An answer's body read to a bound: at most `limit` bytes, and whether it
- * held more. Leaving the loop early destroys the rest of the answer (and
- * its connection), so a body that never ends costs no more than `limit`.
- */
-async function boundedBody(body, limit) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > limit)
-            break;
-    }
-    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
-}
-
 ;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
 /**
- * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
- * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
- * which; `end()` clears the timer and the listener.
+ * One HTTP exchange's bounds: a signal aborted once `timeoutMs` pass or the run is cancelled,
+ * whichever comes first (`timedOut` and `cancelled` say which; `end()` clears the timer and
+ * the listener), and its answer's body read to at most `limit` bytes.
  */
 
 class ExchangeBound {
@@ -57734,6 +57409,7 @@ class ExchangeBound {
     #cancel;
     #timer;
     #onCancel = () => this.#abort.abort();
+    signal = this.#abort.signal;
     #timedOut = false;
     /** Throws `CancelledError` when the run is cancelled already. */
     constructor(timeoutMs, cancel) {
@@ -57745,9 +57421,6 @@ class ExchangeBound {
             this.#abort.abort();
         }, timeoutMs);
         cancel?.addEventListener('abort', this.#onCancel, { once: true });
-    }
-    get signal() {
-        return this.#abort.signal;
     }
     get timedOut() {
         return this.#timedOut;
@@ -57761,6 +57434,21 @@ class ExchangeBound {
         this.#cancel?.removeEventListener('abort', this.#onCancel);
     }
 }
+/**
+ * At most `limit` bytes of `body`, and whether it held more. Leaving the loop early destroys
+ * the rest (and its connection), so a body that never ends costs no more than `limit`.
+ */
+async function boundedBody(body, limit) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limit)
+            break;
+    }
+    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
+}
 
 // EXTERNAL MODULE: external "node:dns"
 var external_node_dns_ = __nccwpck_require__(610);
@@ -57768,18 +57456,15 @@ var external_node_dns_ = __nccwpck_require__(610);
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/service/address-guard.ts
 /**
- * Where a health check never goes (docs/how-it-works.md, "Live means answering"): a link-local or cloud
- * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
- * address names it literally or a host name resolves to it. The look-up below refuses such
- * an answer before any connection is made, so no header reaches it.
+ * Where a health check never goes: a link-local or metadata address (169.254.0.0/16, fe80::/10,
+ * AWS's fd00:ec2::254), literal or resolved. The look-up refuses it before any connection is
+ * made, so no header reaches it.
  */
 
 
-/** The code of the error the guarded look-up gives for a refused address. */
 const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
-/** What the check says of such an address. */
 const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
-/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included), or undefined. */
+/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included). */
 function groupsOf(ip) {
     let text = ip.toLowerCase().replace(/%.*$/, '');
     const last = text.lastIndexOf(':') + 1;
@@ -57800,7 +57485,6 @@ function isForbiddenV4(ip) {
     const [a, b] = ip.split('.').map(Number);
     return a === 169 && b === 254;
 }
-/** Whether an IP address (v4 or v6, without brackets) is link-local or a metadata address. */
 function isForbiddenIp(ip) {
     const version = (0,external_node_net_.isIP)(ip.replace(/%.*$/, ''));
     if (version === 4)
@@ -57819,7 +57503,6 @@ function isForbiddenIp(ip) {
     }
     return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
 }
-/** Whether a URL's host name (IPv6 in brackets) is such an address, written literally. */
 function isForbiddenHost(hostname) {
     return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
 }
@@ -57828,7 +57511,6 @@ function forbidden(hostname, ip) {
     error.code = FORBIDDEN_ADDRESS;
     return error;
 }
-/** `lookup` (node:dns's by default) refusing any answer that holds a forbidden address. */
 function guardedLookup(lookup = external_node_dns_.lookup) {
     const guarded = (hostname, options, callback) => {
         const answered = (error, address, family) => {
@@ -57847,9 +57529,8 @@ function guardedLookup(lookup = external_node_dns_.lookup) {
     return guarded;
 }
 /**
- * The forbidden address `hostname` resolves to, if any: asked before a request through a
- * proxy, which resolves the name itself. A failed look-up says nothing (the proxy may know
- * names this machine does not).
+ * Asked before a request through a proxy, which resolves the name itself. A failed look-up
+ * says nothing (the proxy may know names this machine does not).
  */
 function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
     if ((0,external_node_net_.isIP)(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0)
@@ -57862,41 +57543,24 @@ function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
 }
 
 ;// CONCATENATED MODULE: ./src/common/placeholders.ts
-/**
- * A placeholder in a template (`{agent}` in a name or an environment, `{url}`
- * in the health check's address) filled as text: the value is written
- * character for character, so `$&`, `$'`, `` $` `` and `$1` in it stay as
- * they are (`String.prototype.replace` with a string reads them as patterns).
- */
-/** What stands for an agent's name in a name template, an environment or a sweep's pattern. */
 const AGENT_PLACEHOLDER = '{agent}';
-/** `template` with every `placeholder` in it replaced by `value`, as text. */
+/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
 function fillPlaceholder(template, placeholder, value) {
     return template.split(placeholder).join(value);
 }
-/** How many times `text` holds `placeholder`. */
 function placeholderCount(text, placeholder) {
     return text.split(placeholder).length - 1;
 }
 
 ;// CONCATENATED MODULE: ./src/service/health-address.ts
-/**
- * The address of a deployment's health check (docs/how-it-works.md, "Live means answering"), as
- * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
- * that check filled in for one deployment from its `url` (`source_config.custom_url`).
- */
+/** The health check's address (docs/how-it-works.md, "Live means answering"), filled for one deployment. */
 
 
-/** The one placeholder an address may hold: the deployment's `url`. */
 const URL_PLACEHOLDER = '{url}';
-/** Whether the check needs the deployment's `url`. */
 function needsUrl(check) {
     return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
 }
-/**
- * The check's address for a deployment whose `url` is `url` (empty or absent: none).
- * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
- */
+/** A trailing `/` of `url` is dropped, so `{url}/ok` and the path `/ok` have one `/`. */
 function fillHealthCheck(check, url) {
     const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
     if (needsUrl(check) && base === '')
@@ -57906,9 +57570,8 @@ function fillHealthCheck(check, url) {
     return { kind: 'address', address: fillPlaceholder(check.template, URL_PLACEHOLDER, base) };
 }
 /**
- * The values of an address's query string, as written and decoded (a part without `=`
- * whole): secrets like the check's header values (`?token=…`), hidden before the first
- * request. A value that holds `{url}` is the deployment's address, not a secret.
+ * An address's query values, as written and decoded: secrets (`?token=…`) hidden before the
+ * first request. One holding `{url}` is the deployment's address, not a secret.
  */
 function queryValues(address) {
     const query = /\?([^#]*)/.exec(address)?.[1] ?? '';
@@ -57930,11 +57593,9 @@ function queryValues(address) {
 
 ;// CONCATENATED MODULE: ./src/service/undici.ts
 let loaded;
-/** undici, loaded once (part of the bundle, evaluated only now). */
 async function loadUndici() {
     return (loaded ??= await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6752, 19)));
 }
-/** undici, already loaded by `loadUndici()`; a programming error otherwise. */
 function loadedUndici() {
     if (loaded === undefined)
         throw new Error('undici is used before loadUndici() loaded it');
@@ -57944,10 +57605,7 @@ function loadedUndici() {
 ;// CONCATENATED MODULE: ./src/service/proxy.ts
 
 
-/**
- * The proxy settings in an environment (the process's, as the adapter hands
- * it over), read as undici reads them: the lower-case name first.
- */
+/** Read as undici reads them: the lower-case name first. */
 function proxySettingsFrom(env) {
     return {
         httpsProxy: proxyAddress(env, 'https_proxy', 'HTTPS_PROXY'),
@@ -57955,11 +57613,7 @@ function proxySettingsFrom(env) {
         noProxy: env.no_proxy ?? env.NO_PROXY,
     };
 }
-/**
- * A proxy variable's value, checked before any request as undici will read it: an
- * `http:` or `https:` origin (user and password allowed), no path, query or fragment.
- * The error names the variable, never its value (it may hold a password).
- */
+/** Checked before any request; the error names the variable, never its value (it may hold a password). */
 function proxyAddress(env, lower, upper) {
     const name = env[lower] !== undefined ? lower : upper;
     const value = env[name];
@@ -57976,23 +57630,13 @@ function proxyAddress(env, lower, upper) {
     }
     return value;
 }
-/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
-const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
-/**
- * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
- * dropped: the step log would show it on stderr, and users read it as a
- * fault. Every other warning goes through.
- */
+/** Drops undici's "EnvHttpProxyAgent is experimental" warning (users read it as a fault), only that one. */
 function withoutExperimentalWarning(make) {
     // Put back as it was, unbound: it is process's own method.
     // eslint-disable-next-line @typescript-eslint/unbound-method
     const emitWarning = process.emitWarning;
     process.emitWarning = (warning, ...rest) => {
-        const [options] = rest;
-        const code = typeof options === 'object' && options !== null && 'code' in options
-            ? options.code
-            : undefined;
-        if (code === EXPERIMENTAL_WARNING)
+        if (rest[0]?.code === 'UNDICI-EHPA')
             return;
         Reflect.apply(emitWarning, process, [warning, ...rest]);
     };
@@ -58004,9 +57648,8 @@ function withoutExperimentalWarning(make) {
     }
 }
 /**
- * A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set.
- * `options` reach undici's agents: `connect` the direct ones (hosts in `NO_PROXY`),
- * `requestTls` the target's TLS through a tunnel.
+ * Undefined (undici's global one) when no proxy is set. `options.connect` reaches the direct
+ * agents (hosts in `NO_PROXY`), `requestTls` the target's TLS through a tunnel.
  */
 function proxyDispatcher(proxy, options = {}) {
     const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
@@ -58017,12 +57660,10 @@ function proxyDispatcher(proxy, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/service/address-check.ts
 /**
- * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"): a `GET`
- * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
- * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
- * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
- * the proxy honoured. No header value and no query string appears in what it says: the
- * values of both are secrets, hidden even where the answer echoes them.
+ * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"):
+ * only https:// or a loopback http://, never a link-local or metadata address, redirects only
+ * to the same origin, TLS verified, the proxy honoured. Header and query values are secrets,
+ * hidden in all it says, even where the answer echoes them.
  */
 
 
@@ -58035,17 +57676,14 @@ function proxyDispatcher(proxy, options = {}) {
 
 
 
-
-/** An attempt's bound: an agent that scales to zero may take this long to answer. */
+/** An agent that scales to zero may take this long to answer. */
 const CHECK_TIMEOUT_MS = 30_000;
-/** The most of an answer's body read; the expected text is looked for in these bytes only. */
+/** The expected text is looked for in these bytes only. */
 const MAX_BODY_BYTES = 64 * 1024;
-/** The most same-origin redirects followed. */
 const MAX_REDIRECTS = 5;
-/** The most of a failing answer's body shown. */
 const EXCERPT_CHARACTERS = 200;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Why `address` is not checked at all, or undefined: decided before any connection. */
+/** Decided before any connection. */
 function refusal(address) {
     let url;
     try {
@@ -58067,25 +57705,20 @@ function refusal(address) {
         return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
     return undefined;
 }
-/** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
 async function checkAddress(address, options = {}) {
     return (await askAddress(address, options))(options.expect);
 }
-/**
- * The one GET of the check, bounded by `timeoutMs`, and its answer to be judged by each
- * expected text (`options.expect` is not read); throws `CancelledError` on cancel.
- */
+/** The one GET of the check (`options.expect` not read); throws `CancelledError` on cancel. */
 async function askAddress(address, options = {}) {
     const result = await exchanged(address, options);
     if (!('body' in result))
         return () => result;
-    // The answer's text with the run's secrets hidden, made once for all who judge the answer.
+    // Redacted once for all who judge the answer.
     const redact = options.redact ?? ((text) => text);
     let shown;
     const redactedText = () => (shown ??= redact(result.body.toString('utf8')));
     return (expect) => judge(result.status, result.body, expect, result.hidden, redactedText);
 }
-/** The exchange's answer (and how its text is hidden), or why there is none to judge. */
 async function exchanged(address, options) {
     // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
     const hidden = new Redactor();
@@ -58131,7 +57764,6 @@ function dispatcherFor(options) {
         return { dispatcher: viaProxy, proxied: true };
     return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
 }
-/** The GET, and the same-origin redirects it leads to, to the answer to judge (or why none). */
 async function exchange(start, options, route, signal, hidden) {
     const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
     let url = start;
@@ -58174,7 +57806,7 @@ async function exchange(start, options, route, signal, hidden) {
             hidden.add(value);
     }
 }
-/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
+/** A DNS look-up cannot be stopped: rejected as soon as `signal` aborts. */
 function whileNotAborted(work, signal) {
     if (signal.aborted)
         return Promise.reject(new Error('aborted'));
@@ -58200,7 +57832,7 @@ function judge(status, body, expected, hidden, redactedText) {
         return { ok: false, status, error };
     return { ok: false, status, error, bodyExcerpt: untrusted(text) };
 }
-/** Why the connection was refused before it was made (a forbidden resolved address), if it was. */
+/** A forbidden resolved address refused the connection before it was made. */
 function forbiddenCause(error) {
     for (let cause = error; cause instanceof Error; cause = cause.cause) {
         if (cause.code === FORBIDDEN_ADDRESS)
@@ -58211,23 +57843,17 @@ function forbiddenCause(error) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/health.ts
 /**
- * Live, when a health check is asked, also means answering: once the deployment is otherwise live, its address is checked (one bounded `GET`,
- * service/address-check.ts), and the deployment is live only while it answers `2xx`
- * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
- * at its pace, and the run's agents share the checks of an address, at most 30 a minute
- * (address-pace.ts; counted apart from the service's checks), each agent judging the
- * shared answer by its own expected text. Three `401`/`403` answers in a row end the
- * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
- * has none, or an address the check never asks (address-check.ts), can never be made. The log says each change of the answer, and at least
- * every heartbeat while it fails; each change is a `health` event.
+ * With a health check asked, a deployment otherwise live is live only while its address
+ * answers `2xx` (with the expected text), checked at the wait's pace and shared by the agents
+ * (address-pace.ts). Three `401`/`403` in a row end the wait (a wrong key does not heal); a
+ * check needing a `url` the deployment lacks, or an address never asked, can never be made.
+ * The log says each change of the answer, and every heartbeat while it fails.
  */
 
 
 
 
-/** `401`/`403` answers in a row that end the wait. */
 const REFUSALS_TO_GIVE_UP = 3;
-/** What is missing when the check needs a `url` the deployment does not have. */
 const NO_URL = 'health-check is set but the deployment has no custom_url';
 /** What the check answered, without its address and its body: `answers 200`, `503 Service Unavailable`, the network's error. */
 function healthAnswer(seen) {
@@ -58236,11 +57862,7 @@ function healthAnswer(seen) {
     return seen.error ?? 'no answer';
 }
 const AS_IS = { text: (value) => value, code: (value) => value };
-/**
- * What the check answered, in the words every view says it in: where (the address,
- * without its query), the answer, and after `separator` the start of a failing answer's
- * body: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`.
- */
+/** Every view's words: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`. */
 function healthWords(seen, write, separator = '; ') {
     const where = seen.address === undefined ? '' : `${write.code(seen.address)}: `;
     const body = seen.ok || seen.excerpt === undefined
@@ -58251,7 +57873,6 @@ function healthWords(seen, write, separator = '; ') {
 function healthLine(seen) {
     return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
 }
-/** The key of an answer: a change of it is said at once. */
 function answerKey(seen) {
     return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
 }
@@ -58265,17 +57886,15 @@ function seenOf(address, result) {
         ...(result.refused === undefined ? {} : { refused: result.refused }),
     };
 }
-/** The check of one run's deployment, and what it answered so far. */
 class HealthProbe {
     #request;
     #dependencies;
     #deadline;
-    /** The last check made: its address, when, and what it answered. */
     #last;
-    /** The last answer said: its key, since when it is the answer, and when it was last said. */
+    /** The answer said last: since when it is the answer, when last said. */
     #said;
     #refusedInARow = 0;
-    /** `budgetMs`: how long the checks may go on (the wait's length, or one check's). */
+    /** `budgetMs`: the wait's length, or one check's. */
     constructor(request, dependencies, budgetMs) {
         this.#request = request;
         this.#dependencies = dependencies;
@@ -58293,14 +57912,9 @@ class HealthProbe {
             return { ...otherwise, health };
         const shown = health.address ?? 'the health check';
         // An address the check never asks does not become one by waiting.
-        if (health.refused === true) {
-            return {
-                live: false,
-                final: true,
-                missing: health.error ?? `${shown} is not checked`,
-                health,
-            };
-        }
+        const missing = health.error ?? `${shown} is not checked`;
+        if (health.refused === true)
+            return { live: false, final: true, missing, health };
         if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
             return {
                 live: false,
@@ -58318,19 +57932,13 @@ class HealthProbe {
             health,
         };
     }
-    /** What the address answers this tick (address-pace.ts), judged by this check's expected text. */
     async #answer(address) {
         const { clock, signal, proxy, addresses } = this.#dependencies;
         // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
         const left = Math.floor((this.#deadline - clock.now()) / 1000) * 1000;
         const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
         const { headers, expect } = this.#request;
-        const { at, judgement } = await addresses(address, {
-            headers,
-            ...(proxy === undefined ? {} : { proxy }),
-            ...(signal === undefined ? {} : { signal }),
-            timeoutMs,
-        });
+        const { at, judgement } = await addresses(address, { headers, proxy, signal, timeoutMs });
         const last = this.#last;
         // An answer this probe has judged already (the tick's, or the last while the address is paced).
         if (last !== undefined && last.address === address && last.at === at)
@@ -58341,7 +57949,6 @@ class HealthProbe {
         this.#say(seen);
         return seen;
     }
-    /** The answer in the log at each change, and at least every heartbeat while it fails; a `health` event at each change. */
     #say(seen) {
         const { clock, logger, events, heartbeatMs } = this.#dependencies;
         const key = answerKey(seen);
@@ -58365,39 +57972,35 @@ class HealthProbe {
         this.#said = { key, since: now, at: now };
     }
 }
-/**
- * Why a health check asked for was not made, when it was not (a run that
- * does not wait: with a wait, it is made once the deployment is live): the
- * deployment was not live yet. None in a dry run, which checks no address.
- */
+/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run checks nothing). */
 function healthNotMade(asked, liveness) {
-    if (asked.health === undefined || asked.dryRun === true || liveness === undefined)
+    const made = liveness === undefined || liveness.live || liveness.health !== undefined;
+    if (asked.health === undefined || asked.dryRun === true || made)
         return undefined;
-    return liveness.live || liveness.health !== undefined
-        ? undefined
-        : 'the deployment is not live yet';
+    return 'the deployment is not live yet';
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/comment-marker.ts
 /**
- * What a pull request comment carries from one run to the next: the hidden
- * marker that finds it again (a preview's, named for its deployment; a
- * manifest's, for its name template or path), whose comment is the token's
- * own, the agents an earlier body listed and the rows they keep (an agent
- * the manifest no longer holds runs until deleted), the keyed table's
- * columns, and the budget every body stays within.
+ * What a pull request comment carries from one run to the next: its hidden
+ * marker, whose comment is the token's own, the agents an earlier body
+ * listed (an agent the manifest no longer holds runs until deleted), the
+ * keyed table's columns, and the budget every body stays within.
  */
 
 
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 const COMMENT_LIMIT = 65_536;
 const BODY_BUDGET = 60_000;
+/** A body cut to the budget when GitHub would refuse it. */
+function capped(body) {
+    return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+}
 /**
- * The first of `rows` (table rows, one line each) that fit in the body's
- * budget after `usedChars` of the rest of it; the caller says how many were
- * left out.
+ * The first of `rows` (one line each) that fit in the budget after
+ * `usedChars` of the rest, then `more(count)` of those left out.
  */
-function rowsWithin(rows, usedChars) {
+function rowsWithin(rows, usedChars, more) {
     const kept = [];
     let used = usedChars;
     for (const row of rows) {
@@ -58406,30 +58009,24 @@ function rowsWithin(rows, usedChars) {
         kept.push(row);
         used += row.length + 1;
     }
-    return kept;
+    return kept.length === rows.length ? kept : [...kept, '', more(rows.length - kept.length)];
 }
-/** The agents an earlier body listed that the manifest no longer holds, with their dashboards. */
 function goneAgents(manifest, previous) {
     const current = new Set(manifest.agents.map((agent) => agent.key));
     return [...listedAgents(previous)].filter(([key]) => !current.has(key));
 }
-/** The workflow run's link below a keyed table, when there is one. */
 function runTail(runUrl) {
     const run = markdownLink('Workflow run', runUrl);
     return run === undefined ? [] : ['', run];
 }
-/** The table rows of `all` that fit between `head` and `tail`, and a line for those left out. */
 function keptRows(head, all, tail) {
-    const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-    if (rows.length === all.length)
-        return rows;
-    return [...rows, '', `…and ${all.length - rows.length} more: see the job summary.`];
+    const used = head.join('\n').length + tail.join('\n').length + 200;
+    return rowsWithin(all, used, (left) => `…and ${left} more: see the job summary.`);
 }
 /**
- * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
- * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
- * early) and distinct names give distinct markers (the encoding is one to
- * one, and the marker's ` -->` ends it, so `app` does not match `app-b`).
+ * Every character but `A–Z a–z 0–9 _` percent-encoded (UTF-8): no name ends
+ * the comment early, and distinct names give distinct markers (` -->` ends
+ * one, so `app` does not match `app-b`).
  */
 function encodeName(name) {
     let encoded = '';
@@ -58445,11 +58042,7 @@ function marker(name) {
 /** Whether a comment's body is the one `mark` names (its marker opens it). */
 const carrying = (mark) => (body, name) => typeof body === 'string' && body.startsWith(mark(name));
 const carriesMarker = carrying(marker);
-/**
- * Whether a comment was written by the token's own identity. GraphQL's
- * `viewer` names a bot without the `[bot]` suffix that REST shows
- * (`github-actions` / `github-actions[bot]`); logins compare without case.
- */
+/** GraphQL's `viewer` names a bot without REST's `[bot]` suffix; logins compare without case. */
 function isOwnComment(author, viewer) {
     if (author === null || author === undefined)
         return false;
@@ -58459,7 +58052,6 @@ function isOwnComment(author, viewer) {
         return true;
     return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
 }
-/** What names the manifest's comment: the step's name template, else the manifest's path. */
 function manifestIdentity(manifest) {
     return manifest.nameTemplate ?? manifest.source;
 }
@@ -58470,10 +58062,7 @@ const carriesManifestMarker = carrying(manifestMarker);
 /** An agent row as this module writes it: its key in a code span opens it. */
 const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;
 const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
-/**
- * A row's cells. Every `|` in a cell's text or code span is escaped (`\|`),
- * so each one that is not ends a cell.
- */
+/** A row's cells: every `|` inside a cell is escaped (`\|`). */
 function cellsOf(line) {
     return line
         .split(/(?<!\\)\|/)
@@ -58481,10 +58070,9 @@ function cellsOf(line) {
         .map((cell) => cell.trim());
 }
 /**
- * The agents an earlier body of the comment listed, each with its dashboard
- * link when its row had one (as written there, an address this module built),
- * read in the `Links` column (the whole row without a heading): another
- * cell's service text (a health check's answer) may spell a link in a code span.
+ * The agents an earlier body listed, each with its row's dashboard link, read
+ * in the `Links` column only: another cell's service text (a health check's
+ * answer) may spell a link in a code span.
  */
 function listedAgents(body) {
     const listed = new Map();
@@ -58507,7 +58095,6 @@ function headOf(health) {
     const columns = health ? COLUMNS.toSpliced(HEALTH_AFTER, 0, 'Health check') : COLUMNS;
     return [`| ${columns.join(' | ')} |`, `|${' --- |'.repeat(columns.length)}`];
 }
-/** The row's cells, with the health check's cell when the table has its column. */
 function withHealth(cells, health) {
     return health === undefined ? cells : cells.toSpliced(HEALTH_AFTER, 0, health);
 }
@@ -58530,20 +58117,15 @@ function goneRow(key, dashboard, health) {
 
 ;// CONCATENATED MODULE: ./src/github/features/comment.ts
 /**
- * The pull request comment's Markdown body, written from a neutral report of
- * the run: a preview's (flat: its headline, its table, its drift) and a
- * manifest's (keyed: a row per agent, and the rows of agents the manifest no
- * longer holds, which run until deleted; a column says what each health check
- * answered when some agent's was made). Text from the service is data, never
- * Markdown (the one writer of GitHub text, `common/github-text.ts`, says how),
- * and the body stays under GitHub's limit.
+ * The pull request comment's Markdown: a preview's (flat) and a manifest's
+ * (keyed, a row an agent). Service text is data, never Markdown
+ * (`common/github-text.ts`), and the body stays under GitHub's limit.
  */
 
 
 
 
 const FAILURE_CHARS = 1_000;
-// ---- service text, written by the one GitHub-text module -----------------------------------------
 /** A commit in a code span, short, when it is one (hex), else text. */
 function commit(sha) {
     return sha === undefined || sha === '' ? '(none)' : commitCode(sha);
@@ -58558,7 +58140,6 @@ function show(value) {
         return '(none)';
     return markdownCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value));
 }
-// ---- the body -----------------------------------------------------------------------------------
 const HEADLINE = {
     deploying: (name) => `🟡 ${name}: deploying`,
     live: (name) => `🟢 ${name} is live`,
@@ -58566,14 +58147,12 @@ const HEADLINE = {
     failed: (name) => `🔴 ${name}: the deploy failed`,
     cancelled: (name) => `⚪ ${name}: the run was cancelled`,
 };
+/** Free text and code spans, secret values hidden first. */
 const bodyText = (redact) => ({
     text: (value, max) => markdownText(redact(value), max),
     code: (value, max) => markdownCode(redact(value), max),
 });
-/**
- * The comment's Markdown. `redact` hides secret values in the free text
- * (the failure, the waiting text) before it is escaped.
- */
+/** `redact` hides secret values in the free text before it is escaped. */
 function commentBody(report, redact = (text) => text) {
     const write = bodyText(redact);
     const name = markdownCode(redact(report.name), 200, false);
@@ -58601,7 +58180,6 @@ function commentBody(report, redact = (text) => text) {
         .replace(/\n{3,}/g, '\n\n')
         .trimEnd() + '\n');
 }
-/** The table's rows: the deployment, its status, the commit, what is still live, the address. */
 function tableRows(report, { text, code }) {
     const rows = [];
     if (report.id !== undefined) {
@@ -58633,15 +58211,10 @@ function tableRows(report, { text, code }) {
         rows.push(['Address', preview]);
     return rows;
 }
-/**
- * What the health check answered: its address (without query), the answer,
- * and the start of a failing answer's body, each service text as data.
- */
 function healthCell(health, { text, code }) {
     const write = { text: (value) => text(value, 200), code: (value) => code(value) };
     return `${health.ok ? '✅' : '❌'} ${healthWords(health, write)}`;
 }
-/** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */
 function commitCell(report) {
     if (report.supersededBy !== undefined) {
         return `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`;
@@ -58656,7 +58229,6 @@ function commitCell(report) {
         : `; the latest revision is for ${commit(report.liveCommit)}`;
     return `${commit(report.targetCommit)} wanted${latest}`;
 }
-/** The drift table, as many rows as fit after `usedChars` of the rest, and a count of the others. */
 function driftLines(report, { code }, usedChars) {
     const head = [
         `**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`,
@@ -58664,12 +58236,9 @@ function driftLines(report, { code }, usedChars) {
         '| Field | Wanted | Live |',
         '| --- | --- | --- |',
     ];
-    const rows = rowsWithin(report.drift.map((entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`), usedChars + head.join('\n').length + 1 + 200);
-    const lines = [...head, ...rows];
-    if (rows.length < report.drift.length) {
-        lines.push('', `…and ${report.drift.length - rows.length} more: see the job summary and the step's \`drift\` output.`);
-    }
-    return lines;
+    const rows = report.drift.map((entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`);
+    const more = (left) => `…and ${left} more: see the job summary and the step's \`drift\` output.`;
+    return [...head, ...rowsWithin(rows, usedChars + head.join('\n').length + 1 + 200, more)];
 }
 const ROW_FAILURE_CHARS = 300;
 function commitOf(report) {
@@ -58696,7 +58265,6 @@ const LIVE = {
     'not-live': '🟡 not live yet',
     deploying: '🟡 deploying',
 };
-/** One agent's row; `redact` hides secret values in the service's text first. */
 function agentRow(state, redact, health) {
     const { agent, report } = state;
     const code = (value) => value === undefined ? '' : markdownCode(redact(value), 100);
@@ -58721,7 +58289,6 @@ function agentRow(state, redact, health) {
     const shown = health ? (seen === undefined ? '' : healthCell(seen, write)) : undefined;
     return `| ${withHealth(cells, shown).join(' | ')} |`;
 }
-/** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
 function agentsCommentBody(manifest, states, previous, parts) {
     const identity = manifestIdentity(manifest);
     const live = states.filter((state) => state.report?.stage === 'live').length;
@@ -58742,7 +58309,6 @@ function agentsCommentBody(manifest, states, previous, parts) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/context.ts
-/** `value` with the workflow run's page, when the run has one. */
 function withRunUrl(value, runUrl) {
     return runUrl === undefined ? value : { ...value, runUrl };
 }
@@ -58753,9 +58319,8 @@ function withRunUrl(value, runUrl) {
 
 
 
-/** GitHub's limit on a status description. */
 const DESCRIPTION_LIMIT = 140;
-/** The agent's environment, filled: its entry's, else the step's. */
+/** Its entry's environment, else the step's, filled. */
 function environmentOf(agent, stepEnvironment) {
     return fillPlaceholder(agent.environment ?? stepEnvironment, AGENT_PLACEHOLDER, agent.name);
 }
@@ -58770,7 +58335,6 @@ function recordGroups(manifest, stepEnvironment) {
     }
     return groups;
 }
-/** The shared record's final state and its description, from how each agent ended. */
 function sharedStatus(ends) {
     const states = ends.map(({ agent, report, failure }) => report === undefined
         ? { state: 'failure', text: `${agent.key}: the deploy failed: ${failure ?? ''}` }
@@ -58784,15 +58348,10 @@ function sharedStatus(ends) {
         return { state: 'success', text: `${count}` };
     return { state: worst.state, text: `${count}; ${worst.text}` };
 }
-/** A description on one line, at most 140 characters. */
 function description(text) {
     return plainLine(text, DESCRIPTION_LIMIT);
 }
-/**
- * Why the deployment is not live, when its health check was made and did not
- * pass: it does not answer (the answer, the start of its body), or the check
- * cannot be made (no `custom_url`). The description's first words say it.
- */
+/** Why a deployment whose health check was made and failed is not live, in its first words. */
 function unanswered({ name, health }, withBody) {
     if (health === undefined || health.ok)
         return undefined;
@@ -58801,7 +58360,6 @@ function unanswered({ name, health }, withBody) {
     const body = !withBody || health.excerpt === undefined ? '' : `; the answer begins: ${health.excerpt}`;
     return `${name} does not answer its health check: ${healthAnswer(health)}${body}`;
 }
-/** The final state and its description, from how the run ended. */
 function finalStatus(report) {
     const name = report.name;
     switch (report.stage) {
@@ -58840,7 +58398,6 @@ function finalStatus(report) {
             return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
     }
 }
-/** Creates the deployment; its id, or undefined when it was not made. */
 async function create({ api, context, redact }, text, payload, options) {
     const { repository, sha, environment, transient } = context;
     const created = await api.createDeployment(repository, {
@@ -58852,12 +58409,10 @@ async function create({ api, context, redact }, text, payload, options) {
     }, options);
     return created.ok ? created.value : undefined;
 }
-/** Writes a status of the deployment `id`, with the address shown when one may be published. */
 async function writeStatus({ api, context, redact }, id, { state, text }, report, options) {
     if (id === undefined)
         return;
-    // The one address rule (src/common/address.ts): the deployment's own address when it may be
-    // published, else the dashboard's, else none.
+    // The one address rule (src/common/address.ts).
     const environmentUrl = report === undefined
         ? undefined
         : (publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl));
@@ -58870,7 +58425,6 @@ async function writeStatus({ api, context, redact }, id, { state, text }, report
     };
     await api.createDeploymentStatus(context.repository, id, body, options);
 }
-/** A single deploy's record starts with its deployment's id and name. */
 function singleStart(report) {
     const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
     return {
@@ -58880,7 +58434,6 @@ function singleStart(report) {
         report,
     };
 }
-/** A shared record lists every agent with its id (null without one). */
 function sharedStart(agents, ids) {
     const listed = agents.map((agent) => ({
         key: agent.key,
@@ -58893,23 +58446,20 @@ function sharedStart(agents, ids) {
         status: { state: 'in_progress', text: `${listed.length} agents: deploying` },
     };
 }
-/** One GitHub deployment in one environment, of one agent or shared by several. */
 class DeploymentRecord {
     #writer;
     #id;
     constructor(api, context, redact) {
         this.#writer = { api, context, redact };
     }
-    /** The GitHub deployment's id, once created. */
     get id() {
         return this.#id;
     }
-    /** Creates the deployment and its `in_progress` status. */
     async start({ text, payload, status, report }, options = {}) {
         this.#id = await create(this.#writer, text, payload, options);
         await writeStatus(this.#writer, this.#id, status, report, options);
     }
-    /** The one final status; nothing when the deployment was never created. */
+    /** Nothing when the deployment was never created. */
     async finish(status, report, options = {}) {
         await writeStatus(this.#writer, this.#id, status, report, options);
     }
@@ -58922,16 +58472,10 @@ const PER_PAGE = 100;
 /** A retire reads at most this many pages of an environment's deployments, newest first. */
 const MAX_DEPLOYMENT_PAGES = 10;
 /**
- * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
- * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
- * are counted here, never taken from the `Link` header, so no page is read
- * twice and the token goes to no other address.
- *
- * `visit` sees each item once, by its `key`: a list that moves while it is
- * read (a deployment created between two pages shifts the next one by one)
- * gives an item again, and a page with nothing new ends the list, so a
- * paginator that repeats its last page with a `next` link is not read to the
- * cap (nor mistaken for a longer list).
+ * Page numbers are counted here, never taken from the `Link` header: no page
+ * is read twice and the token goes to no other address. `visit` sees each
+ * item once by `key` (a list that moves while read repeats one), and a page
+ * with nothing new ends the list (a paginator repeating its last page).
  */
 async function walkPages(read, key, visit, maxPages) {
     const seen = new Set();
@@ -58951,7 +58495,6 @@ async function walkPages(read, key, visit, maxPages) {
     }
     return { ok: true, value: { ended: false } };
 }
-/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
 function hasNextPage(link) {
     return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
 }
@@ -58960,7 +58503,6 @@ function hasNextPage(link) {
 
 
 
-/** The most writes a run makes to its comment. */
 const MAX_WRITES = 2;
 class PullRequestComment {
     #api;
@@ -58968,13 +58510,11 @@ class PullRequestComment {
     #logger;
     #redact;
     #commentId;
-    /** The comment's body as last found or written. */
     #body;
     #writes = 0;
     /** Set once the comment cannot be written this run (already warned). */
     #given = false;
     #searched = false;
-    /** Whether a comment's body is the one for this name (the preview's marker, or the plan's). */
     #carries;
     constructor(api, context, logger, redact, carries = carriesMarker) {
         this.#api = api;
@@ -58986,28 +58526,17 @@ class PullRequestComment {
     get commentId() {
         return this.#commentId;
     }
-    /** The comment's body as last found or written (undefined before it is found, or for none). */
     get body() {
         return this.#body;
     }
-    /**
-     * Writes the report: the first time, after finding the comment (create
-     * when there is none); then an update of the comment found or created.
-     */
     async write(report, options = {}) {
         await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
     }
-    /** Writes `body()` as the comment for `name`, finding it first the first time. */
     async writeBody(name, body, options = {}) {
         if (await this.#located(name, options))
             await this.#write(body, options);
     }
-    /**
-     * Rewrites the comment for `name` when there is one, and writes none
-     * otherwise (a retired preview's comment): whether it was rewritten, it
-     * already said what `body` says (`same`: nothing written), there was none,
-     * or it could not be written (already warned).
-     */
+    /** Rewrites the comment for `name` when there is one; creates none (a retired preview's). */
     async rewrite(name, body, options = {}, same = (current, next) => current === next) {
         if (!(await this.#located(name, options)))
             return 'failed';
@@ -59018,7 +58547,7 @@ class PullRequestComment {
             return 'unchanged';
         return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
     }
-    /** Finds the comment the first time; false when no write can be made this run. */
+    /** False when no write can be made this run. */
     async #located(name, options) {
         if (this.#given || this.#writes >= MAX_WRITES)
             return false;
@@ -59034,7 +58563,6 @@ class PullRequestComment {
         }
         return true;
     }
-    /** Creates the comment, or updates the one found or created. */
     async #write(body, options) {
         const { repository, pullRequest } = this.#context;
         this.#writes += 1;
@@ -59049,7 +58577,6 @@ class PullRequestComment {
             this.#given = true;
         return written.ok;
     }
-    /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
     async #find(name, options) {
         const viewer = await this.#api.viewerLogin(options);
         if (!viewer.ok)
@@ -59077,20 +58604,18 @@ class PullRequestComment {
 
 
 /**
- * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
- * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
- * last writes `CANCEL_WINDOW_MS`.
+ * The runner sends SIGINT, SIGTERM 7.5 s later, then kills the step: calls
+ * under way get `CANCEL_GRACE_MS` to finish, the last writes `CANCEL_WINDOW_MS`.
  */
 const CANCEL_GRACE_MS = 1_000;
 const CANCEL_WINDOW_MS = 2_500;
 /** The key of a deploy's one agent when it has no manifest (its events carry none). */
 const FLAT_KEY = '';
-/** A deploy without a manifest: its one agent, named by its reports. */
 const ONE = {
     source: '',
     agents: [{ key: FLAT_KEY, name: '', deploymentName: '' }],
 };
-/** The records and the comment of one deploy; each method is safe to call in any order, any number of times. */
+/** Each method is safe to call in any order, any number of times. */
 class DeployReport {
     #manifest;
     #layout;
@@ -59108,7 +58633,6 @@ class DeployReport {
     #firstWrite = false;
     #ended = false;
     #cancelled = false;
-    /** Of a manifest's agents (keyed), or without one, of one deployment (flat). */
     constructor(api, context, wanted, parts, manifest) {
         this.#layout = manifest === undefined ? 'flat' : 'keyed';
         this.#manifest = manifest ?? ONE;
@@ -59132,15 +58656,13 @@ class DeployReport {
             this.#comment = new PullRequestComment(api, where, parts.logger, parts.redact, carries);
         }
     }
-    /** Each agent's key and the id of the record covering it, as recorded so far. */
     get recordIds() {
         return this.#ids;
     }
-    /** The flat deploy's GitHub deployment id, once recorded (the `github-deployment-id` output). */
     get deploymentId() {
         return this.#ids.get(FLAT_KEY);
     }
-    /** The agent's deployment was found or created: its record starts once each of its agents' is. */
+    /** Its record starts once each of its agents' deployment is found or created. */
     deployed(report, key = FLAT_KEY) {
         const state = this.#states.get(key);
         if (state === undefined || this.#ended)
@@ -59150,10 +58672,7 @@ class DeployReport {
         this.#maybeStart(this.#groupOf(key));
         this.#maybeFirstWrite();
     }
-    /**
-     * How the agent's run ended (a cancelled run ends the others' calls under
-     * way at the end); a flat deploy is then over.
-     */
+    /** A cancelled run ends the others' calls under way at the end; a flat deploy is then over. */
     async finished(report, key = FLAT_KEY) {
         const state = this.#states.get(key);
         if (state === undefined)
@@ -59164,7 +58683,7 @@ class DeployReport {
         if (this.#layout === 'flat')
             await this.over(key);
     }
-    /** The agent is over: its record ends when all of its agents are, the comment when all are. */
+    /** Its record ends when all of its agents are over, the comment when all are. */
     async over(key, failure) {
         const state = this.#states.get(key);
         if (state === undefined)
@@ -59176,7 +58695,6 @@ class DeployReport {
         this.#maybeFirstWrite();
         await this.#settle();
     }
-    /** Every agent is over, whatever was heard of each. */
     async allOver() {
         for (const state of this.#states.values())
             state.over = true;
@@ -59184,11 +58702,7 @@ class DeployReport {
             this.#maybeStart(group);
         await this.#settle();
     }
-    /**
-     * Starts the group's record once every agent of it is found or created, or
-     * over without a deployment (its id then null in a shared record's
-     * payload); never for a group none of whose agents has a deployment.
-     */
+    /** Once every agent is found or over (its id then null); never when none has a deployment. */
     #maybeStart(group) {
         if (group === undefined || group.started || this.#ended)
             return;
@@ -59220,7 +58734,7 @@ class DeployReport {
         }
         await this.#queue;
     }
-    /** The calls' options at the end: a cancelled run ends what is under way, briefly, and hurries. */
+    /** A cancelled run ends what is under way, briefly, and hurries. */
     async #endOptions() {
         if (!this.#cancelled)
             return {};
@@ -59305,12 +58819,8 @@ class DeployReport {
 }
 
 ;// CONCATENATED MODULE: ./src/github/client/responses.ts
-/**
- * GitHub's answers as the action reads them: one zod schema per answer, only
- * the fields the action reads, unknown ones tolerated.
- */
+/** GitHub's answers: a zod schema each, only the fields read, unknown ones tolerated. */
 
-/** What a call created (or updated): its id. */
 const Created = lazy(() => object({ id: schemas_number() }));
 const CommentSchema = lazy(() => object({
     id: schemas_number(),
@@ -59318,9 +58828,7 @@ const CommentSchema = lazy(() => object({
     user: object({ login: schemas_string(), type: schemas_string().optional() }).nullish(),
 }));
 const CommentPage = lazy(() => array(CommentSchema));
-/** A page of an environment's GitHub deployments: only their ids are read. */
 const DeploymentPage = lazy(() => array(object({ id: schemas_number() })));
-/** A page of a deployment's statuses, newest first: only their states are read. */
 const StatusPage = lazy(() => array(object({ state: schemas_string() })));
 const Comparison = lazy(() => object({
     status: schemas_string(),
@@ -59341,18 +58849,12 @@ const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 const TIME = '\\d{2}:\\d{2}:\\d{2}';
-/**
- * The three forms of an HTTP date (RFC 9110, 5.6.7): IMF-fixdate, the
- * obsolete RFC 850 form and asctime. Only these are read as a date: what
- * `Date.parse` alone takes (`-5`, `2025`, `soon 1`) is not one.
- */
+/** The three forms of an HTTP date (RFC 9110, 5.6.7); what `Date.parse` alone takes (`-5`, `2025`) is not one. */
 const HTTP_DATE = new RegExp(`^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`);
 /**
- * `Retry-After` in milliseconds, or undefined when it says nothing usable
- * (RFC 9110, 10.2.3): a whole number of seconds (`0` included), or an HTTP
- * date still to come. Anything else (`-5`, `1.5`, `soon`) and a date already
- * past are ignored, so the caller's back-off applies: a hostile or stale
- * header never makes the retries come faster than the back-off would.
+ * `Retry-After` in milliseconds (RFC 9110, 10.2.3): whole seconds or a date to come. Anything
+ * else (`-5`, `1.5`, a past date) is ignored, so a hostile or stale header never makes the
+ * retries come faster than the back-off would.
  */
 function parseRetryAfter(value, wallTime) {
     const trimmed = value?.trim() ?? '';
@@ -59365,7 +58867,7 @@ function parseRetryAfter(value, wallTime) {
         return undefined;
     return date - wallTime;
 }
-/** The delay after failed attempt number `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
+/** After failed attempt `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
 function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
     const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = policy;
     if (retryAfterMs !== undefined)
@@ -59375,11 +58877,7 @@ function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/client/attempt.ts
-/**
- * One attempt of a GitHub call, as the request loop sees it: the answer
- * GitHub gave (status, body, headers), or why there was none (a timeout, the
- * network, a cancel).
- */
+/** One attempt of a GitHub call: GitHub's answer, or why there was none. */
 
 class NoAnswer extends Error {
 }
@@ -59387,7 +58885,6 @@ function header(headers, name) {
     const value = headers[name];
     return value === undefined ? undefined : String(value);
 }
-/** An Octokit answer or error as an attempt: an answer's status, or why there was none. */
 function toAttempt(error, signal, timeoutMs) {
     const response = error
         ?.response;
@@ -59417,11 +58914,7 @@ function toAttempt(error, signal, timeoutMs) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/client/failures.ts
-/**
- * The text of a failed GitHub call: what failed (the call, the status,
- * GitHub's own message, the attempts) and what a person does about it (the
- * token, a rate limit, a fork, the `permissions:` line the route names).
- */
+/** The text of a failed GitHub call: what failed, and what a person does about it. */
 
 
 /** What went wrong with a call that got no answer it could use: not sent, no answer, or an error status. */
@@ -59446,11 +58939,10 @@ function callFailure(call, last, attempts, cancel, budgetMs) {
         problem: `${last.status} ${githubMessage(last.data)}${tries}`,
     };
 }
-/** The one line a failed call writes: what failed, GitHub's word, and what to do. */
 function failureLine(failure, purpose, permission, last, fork) {
     return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(failure.status, permission, last, fork)} The deploy itself is not affected.`;
 }
-/** GitHub's own message (`message` of its JSON error body), on one line and short. */
+/** `message` of GitHub's JSON error body, on one line and short. */
 function githubMessage(data) {
     const message = typeof data === 'object' &&
         data !== null &&
@@ -59471,7 +58963,6 @@ function isRateLimit(status, last) {
         header(last.headers, 'retry-after') !== undefined ||
         /rate limit/i.test(githubMessage(last.data)));
 }
-/** What a person does about a failed call. */
 function remedy(status, permission, last, fork) {
     if (status === undefined)
         return '';
@@ -59491,21 +58982,14 @@ function remedy(status, permission, last, fork) {
     }
     return '';
 }
-/**
- * The one line of a failed call the run cannot go without (the sweep's pull
- * request states): what failed, and the permission it needs, whatever the
- * cause (a refusal, a timeout, the budget spent), since the step fails on it.
- */
+/** A failed call the run cannot go without names its permission, whatever the cause. */
 function requiredFailureLine(failure, purpose, permission) {
     const token = failure.status === 401
         ? ' Check the github-token input: GitHub does not accept this token, which needs'
         : " The job's token needs";
     return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${token} \`${permission}\` (a \`permissions:\` block grants only what it lists), and GitHub must answer within the run's GitHub budget. Without the states no preview is known to be an orphan: nothing was changed.`;
 }
-/**
- * The one line of a required query GitHub rejected as invalid: the query is
- * the action's own, so no token or permission would change the answer.
- */
+/** The query is the action's own: no token or permission would change the answer. */
 function invalidQueryLine(failure, query) {
     const problem = failure.problem.trimEnd();
     const message = problem.endsWith('.') ? problem.slice(0, -1) : problem;
@@ -59513,11 +58997,7 @@ function invalidQueryLine(failure, query) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/client/routes.ts
-/**
- * The route table: each GitHub call the action makes (the only place that
- * spells a GitHub path), what it is for and the `permissions:` line its
- * failure names, and how a call is named in a failure.
- */
+/** Each GitHub call the action makes (the only place that spells a path) and its `permissions:` line. */
 const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
 const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
 const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
@@ -59555,9 +59035,8 @@ const ROUTES = {
     },
     [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
 };
-/** The GraphQL call for the token's own login; its failure names no permission. */
+/** Its failure names no permission. */
 const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' };
-/** The GraphQL call for pull requests' states (the sweep): one per `MAX_PULL_REQUESTS_PER_QUERY`. */
 const PULL_REQUEST_STATES = {
     call: 'POST /graphql',
     purpose: 'learn how the pull requests stand',
@@ -59567,7 +59046,6 @@ const rest = (route, parameters) => ({
     route,
     parameters,
 });
-/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
 function callName({ route, parameters }) {
     const path = route.replace(/\{(\w+)\}/g, (_match, key) => String(parameters[key]));
     return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;
@@ -59586,7 +59064,6 @@ const DEFAULT_LIMITS = {
     attemptMs: 5_000,
     retryDelayMs: 1_000,
 };
-/** The calls of one `GitHubApi`: its Octokit, its limits, and the requests it sent. */
 class GitHubCalls {
     #options;
     #limits;
@@ -59606,7 +59083,6 @@ class GitHubCalls {
         }));
         return this.#octokit;
     }
-    /** One REST call through the request loop below: its purpose and permission from `ROUTES`. */
     rest(call, options) {
         const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
         return this.call(callName(call), purpose, permission, options, (octokit, signal) => octokit.request(call.route, { ...call.parameters, request: { signal } }));
@@ -59675,7 +59151,6 @@ class GitHubCalls {
             cancel?.removeEventListener('abort', onCancel);
         }
     }
-    /** The wait before another attempt, or undefined when another attempt cannot help. */
     #retryWait(last, wallTime) {
         const { status, headers } = last;
         if (status === undefined || status >= 500)
@@ -59691,7 +59166,6 @@ class GitHubCalls {
         }
         return status === 429 ? this.#limits.retryDelayMs : undefined;
     }
-    /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
     #say(line, options) {
         if (options.silent)
             return;
@@ -59718,20 +59192,17 @@ class GitHubCalls {
 
 ;// CONCATENATED MODULE: ./src/run/ports/progress.ts
 /**
- * The largest number a pull request is asked by: GitHub's GraphQL `Int` is
- * 32 bits, and one number beyond it rejects the whole query. A name that
- * spells a larger one names no pull request GitHub can have.
+ * GitHub's GraphQL `Int` is 32 bits, and one number beyond it rejects the whole query: a name
+ * that spells a larger one names no pull request GitHub can have.
  */
 const MAX_PULL_REQUEST_NUMBER = 2_147_483_647;
 
 ;// CONCATENATED MODULE: ./src/github/client/pull-request-states.ts
 /**
- * How pull requests stand, for the sweep (which retires the previews of
- * closed ones): one GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY` numbers,
- * each number an aliased `pullRequest(number:)` field of the workflow's
- * repository. GitHub answers a number it does not know with a null field and
- * a `NOT_FOUND` error beside the others' data: that number is `unknown`, the
- * others keep their state.
+ * How pull requests stand: one GraphQL query per
+ * `MAX_PULL_REQUESTS_PER_QUERY` numbers. A number GitHub does not know gets a
+ * null field and a `NOT_FOUND` error beside the others' data: it is
+ * `unknown`, the others keep their state.
  */
 
 
@@ -59744,7 +59215,6 @@ const PullRequestNode = lazy(() => object({
     closedAt: schemas_string().nullish(),
     mergedAt: schemas_string().nullish(),
 }));
-/** The answer: the repository, one field per alias (`pr12`), null for a number GitHub does not know. */
 const PullRequestStatesAnswer = lazy(() => object({
     repository: record(schemas_string(), PullRequestNode.nullable()),
 }));
@@ -59752,7 +59222,6 @@ const PullRequestStatesAnswer = lazy(() => object({
 function isPullRequestNumber(value) {
     return Number.isInteger(value) && value > 0 && value <= MAX_PULL_REQUEST_NUMBER;
 }
-/** The numbers, each once, in batches of at most `MAX_PULL_REQUESTS_PER_QUERY`. */
 function batches(numbers) {
     const unique = [...new Set(numbers)];
     const batched = [];
@@ -59761,7 +59230,6 @@ function batches(numbers) {
     }
     return batched;
 }
-/** The field's alias for a number. */
 const alias = (number) => `pr${number}`;
 /**
  * The query for one batch; owner and name are variables, the numbers are
@@ -59797,11 +59265,8 @@ function stateOf(number, node) {
     return { number, state: 'unknown' };
 }
 /**
- * A query GitHub rejected before running it (its validation: an argument of
- * the wrong type, a field it does not have): errors without a `type`, and no
- * `data` at all. A query that ran has `data`, if only `null` (GitHub's
- * "Something went wrong while executing your query", a timeout), and its
- * errors a `type` (`NOT_FOUND`, `FORBIDDEN`, `RATE_LIMITED`).
+ * A query GitHub rejected unrun: errors without a `type`, and no `data`. One
+ * that ran has `data`, if only `null` (a timeout), and typed errors.
  */
 function rejectedQuery(list, data) {
     if (data !== undefined)
@@ -59813,12 +59278,9 @@ function rejectedQuery(list, data) {
     return { status: 400, data: { message }, headers: {}, invalid: true };
 }
 /**
- * The attempt an Octokit GraphQL error stands for, or undefined to let the
- * request loop read it (`toAttempt`). An answer whose only errors are
- * `NOT_FOUND` on pull request fields is an answer (status 200, its data);
- * a `FORBIDDEN` one is GitHub refusing (403, its message), as GitHub says
- * it to a token without `pull-requests: read`; a query GitHub did not run
- * is `invalid` (the action's query, not the token's permission).
+ * The attempt a GraphQL error stands for, else undefined: only `NOT_FOUND`
+ * errors are an answer (200); `FORBIDDEN` is a refusal (403, a token without
+ * `pull-requests: read`); a query not run is `invalid` (the action's own).
  */
 function graphqlAnswer(error) {
     const { errors, data } = error;
@@ -59847,12 +59309,7 @@ function graphqlAnswer(error) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/client/api.ts
-/**
- * GitHub's REST API, as a service like any other: one typed function per
- * call the action makes, each through the one request loop (calls.ts), to
- * the routes of routes.ts, its answer read with a schema of responses.ts. No
- * failure leaves it as an exception: the caller gets `{ ok: false }`.
- */
+/** GitHub's REST API: one typed function per call, through calls.ts; no failure throws. */
 
 
 
@@ -59861,21 +59318,15 @@ function graphqlAnswer(error) {
 class GitHubApi {
     #calls;
     #viewer;
-    /** All the time the run's GitHub work may take. */
     budgetMs;
     constructor(options) {
         this.#calls = new GitHubCalls(options);
         this.budgetMs = options.budget.totalMs;
     }
-    /** Requests sent, every attempt counted (the bench reports it). */
     get requests() {
         return this.#calls.requests;
     }
-    /**
-     * The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN,
-     * app tokens and PATs). Asked once: a sweep's comments all ask it, and a
-     * successful answer stands for the run; a failure is asked again.
-     */
+    /** The token's login (GraphQL's `viewer`: any kind of token); a success stands for the run. */
     async viewerLogin(options = {}) {
         if (this.#viewer !== undefined)
             return this.#viewer;
@@ -59902,12 +59353,7 @@ class GitHubApi {
         });
         return this.#calls.parse(result, schema, pick, call, options);
     }
-    /**
-     * The states of pull requests `numbers` of `repo`, one GraphQL query per
-     * `MAX_PULL_REQUESTS_PER_QUERY`, one after the other; the first failed
-     * query ends it. A number that is not a positive integer is a
-     * `RangeError`, before any request.
-     */
+    /** One query after the other; the first failed one ends it. A bad number throws `RangeError` first. */
     async pullRequestStates(repo, numbers, options = {}) {
         const states = new Map();
         // Every query is written first: a number that is not a pull request's fails before any request.
@@ -59915,20 +59361,18 @@ class GitHubApi {
             batch,
             query: pullRequestStatesQuery(batch),
         }));
+        const variables = { owner: repo.owner, name: repo.repo };
         for (const { batch, query } of queries) {
-            const answer = await this.#pullRequestBatch(repo, batch, query, options);
+            const pick = (answer) => statesOf(batch, answer);
+            const schema = PullRequestStatesAnswer;
+            const args = [query, variables, schema, pick, options, graphqlAnswer];
+            const answer = await this.#graphql(PULL_REQUEST_STATES, ...args);
             if (!answer.ok)
                 return answer;
             for (const state of answer.value)
                 states.set(state.number, state);
         }
         return { ok: true, value: states };
-    }
-    #pullRequestBatch(repo, numbers, query, options) {
-        const variables = { owner: repo.owner, name: repo.repo };
-        const pick = (answer) => statesOf(numbers, answer);
-        const schema = PullRequestStatesAnswer;
-        return this.#graphql(PULL_REQUEST_STATES, query, variables, schema, pick, options, graphqlAnswer);
     }
     /** The state of deployment `id`'s latest status (`GET …/statuses`, newest first), undefined for none. */
     latestStatus(repo, id, options = {}) {
@@ -59943,25 +59387,16 @@ class GitHubApi {
         const parameters = { ...repo, deployment_id: id, ...body };
         return this.#created(`${DEPLOYMENT}/{deployment_id}/statuses`, parameters, options);
     }
-    /**
-     * Reads a pull request's comments page by page, `PER_PAGE` at a time,
-     * until `visit` says it found what it looks for, the list ends (no
-     * `rel="next"`) or `MAX_COMMENT_PAGES` were read (`walkPages`).
-     */
+    /** A pull request's comments, page by page until `visit` stops, the list ends or the cap. */
     walkComments(repo, issue, visit, options = {}) {
         const call = (page) => rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
         return walkPages(this.#pageReader(call, CommentPage, options), (comment) => comment.id, visit, MAX_COMMENT_PAGES);
     }
-    /**
-     * Reads the GitHub deployments of `environment`, newest first, page by
-     * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read;
-     * each deployment once, and a page with none new ends the list (`walkPages`).
-     */
+    /** The deployments of `environment`, newest first, as `walkComments` reads comments. */
     walkDeployments(repo, environment, visit, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
         const call = (page) => rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
         return walkPages(this.#pageReader(call, DeploymentPage, options), (deployment) => deployment.id, visit, maxPages);
     }
-    /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */
     #pageReader(call, schema, options) {
         return async (page) => {
             const made = call(page);
@@ -59975,40 +59410,31 @@ class GitHubApi {
             return { ok: true, value: { items: parsed.value, link } };
         };
     }
-    /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
     writeComment(repo, issue, existing, body, options = {}) {
         return existing === undefined
             ? this.#created(`POST ${COMMENTS}`, { ...repo, issue_number: issue, body }, options)
             : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
     }
-    /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
     compare(repo, base, head, options = {}) {
         // Only the order is needed: the smallest page of commits and files.
         const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
         return this.#read(call, Comparison, (c) => c, options);
     }
-    /** A call whose answer is what it created (or updated): its id. */
     #created(route, parameters, options) {
         return this.#read(rest(route, parameters), Created, (c) => c.id, options);
     }
-    /** A REST call, its answer read with `schema`. */
     async #read(call, schema, pick, options) {
         return this.#calls.parse(await this.#calls.rest(call, options), schema, pick, call, options);
     }
 }
 
 ;// CONCATENATED MODULE: ./src/github/client/budget.ts
-/** All the GitHub work of one run. */
 const RUN_BUDGET_MS = 15_000;
 /** A manifest's GitHub work: one run's, plus this much for each agent beyond the first... */
 const AGENT_BUDGET_MS = 1_000;
 /** ...and never more than this, whatever the number of agents. */
 const AGENTS_BUDGET_MAX_MS = 60_000;
-/**
- * The budget of a step that deploys `agents` agents: the run's, plus a
- * second for each agent beyond the first, at most a minute. A shorter
- * budget given for tests (`givenMs`, under the run's) stays as it is.
- */
+/** A shorter budget given for tests (`givenMs`, under the run's) stays as it is. */
 function agentsBudgetMs(agents, givenMs) {
     if (givenMs !== undefined && givenMs < RUN_BUDGET_MS)
         return givenMs;
@@ -60026,10 +59452,7 @@ class Budget {
     get remainingMs() {
         return Math.max(0, this.totalMs - this.#reservedMs);
     }
-    /**
-     * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
-     * function that ends the reservation, keeping only the time really used.
-     */
+    /** Up to `wantedMs` (0 when spent); `end` keeps only the time really used. */
     reserve(wantedMs) {
         const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
         this.#reservedMs += grantedMs;
@@ -60052,7 +59475,7 @@ class Budget {
 ;// CONCATENATED MODULE: ./src/github/hooks.ts
 
 
-/** `make()`, made once, on first use; `made` is what it made, if it was used. */
+/** `make()` on first use; `made` is what it made, if it was used. */
 class Lazy {
     #make;
     #value;
@@ -60072,13 +59495,11 @@ function forAgents(given, agents) {
         ? given
         : { ...given, budgetMs: agentsBudgetMs(agents, given.budgetMs) };
 }
-/** Whether some record is wanted: the step's environment, or, with a manifest, some agent's. */
 function recordsWanted(environment, manifest) {
     if (manifest === undefined)
         return environment !== '';
     return manifest.agents.some((agent) => (agent.environment ?? environment) !== '');
 }
-/** The run's one GitHub API, with the run's one budget. */
 function gitHubApi(token, context, { logger, clock, budgetMs, apiOptions }) {
     return new GitHubApi({
         token,
@@ -60090,7 +59511,6 @@ function gitHubApi(token, context, { logger, clock, budgetMs, apiOptions }) {
         ...apiOptions,
     });
 }
-/** Why a run cannot ask GitHub anything, or undefined when it can. */
 function unreachable(token, context) {
     if (token === '')
         return 'github-token is empty';
@@ -60099,11 +59519,7 @@ function unreachable(token, context) {
     }
     return undefined;
 }
-/**
- * The context, when the run can reach GitHub (a token and a repository);
- * else undefined, after one notice naming what `wanted` (what the inputs
- * ask for, in words) skips, none when nothing was asked for.
- */
+/** The context when the run can reach GitHub; else one notice naming what `wanted` skips. */
 function reachable(token, context, logger, wanted) {
     const why = unreachable(token, context);
     if (why === undefined)
@@ -60115,7 +59531,6 @@ function reachable(token, context, logger, wanted) {
     }
     return undefined;
 }
-/** `pr-comment` off a pull request: one debug line, whatever the entry. */
 function commentOffPullRequest(comment, context, logger) {
     if (comment && context?.pullRequest === undefined) {
         logger.debug('pr-comment is ignored: the run is not for a pull request');
@@ -60127,7 +59542,6 @@ function commentOffPullRequest(comment, context, logger) {
 
 
 
-/** What the step would write on GitHub, for the notice of a token that is empty. */
 function wanted(settings, manifest, pullRequest) {
     const what = manifest === undefined ? 'record' : 'records';
     return [
@@ -60135,7 +59549,6 @@ function wanted(settings, manifest, pullRequest) {
         settings.comment && pullRequest !== undefined ? 'the pull request comment' : undefined,
     ];
 }
-/** The view of the run's events by the deploy's report, of each agent (flat: events without a key). */
 function reportView(report) {
     return (event) => {
         const key = event.agent ?? FLAT_KEY;
@@ -60149,10 +59562,7 @@ function reportView(report) {
             return report().allOver();
     };
 }
-/**
- * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
- * the record covering it), rendered again from the deployments' entries; the rest as it is.
- */
+/** The manifest's outputs with each agent's `github-deployment-id` in `deployments`. */
 function withRecordIds(outputs, entries, ids) {
     const shown = outputs.deployments;
     if (shown === undefined || shown === '' || entries === undefined || ids.size === 0) {
@@ -60164,7 +59574,6 @@ function withRecordIds(outputs, entries, ids) {
     }));
     return { ...outputs, deployments: keyedOutputs(recorded).deployments };
 }
-/** The hooks of a deploy: of one deployment, or, given its manifest, of every agent. */
 function deployHooks(settings, manifest) {
     return (context, given) => {
         const { logger } = given;
@@ -60199,10 +59608,7 @@ function deployHooks(settings, manifest) {
         return hooks;
     };
 }
-/**
- * What GitHub is told of the manifest the inputs ask for: each agent's names and own
- * environment; nothing of a deploy of one deployment (flat).
- */
+/** What GitHub is told of the manifest; nothing for a flat deploy. */
 function manifestOnGitHub(request) {
     if (request.layout === 'flat')
         return undefined;
@@ -60315,11 +59721,8 @@ function readBounded(path, options) {
 
 ;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
 /**
- * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
- * given twice in one object. JSON.parse keeps the last of repeated keys
- * silently, so the text is also read by the yaml package, whose document
- * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
- * `\u00e9` included), and the first repeated key is looked for there.
+ * JSON.parse keeps the last of repeated keys silently, so the text is also read by the yaml
+ * package, whose document keeps every key as written (JSON is YAML 1.2, escapes included).
  */
 
 function parseStrictJson(text) {
@@ -60367,13 +59770,6 @@ function firstRepeatedKey(node, path) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/workspace-document.ts
-/**
- * A JSON or YAML document an input gives inline, or as the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (`config`, `agents`): the
- * file read bounded, a regular file, inside the workspace, and a key given
- * twice an error that names its path. What the document must hold is the
- * input's to say.
- */
 
 
 
@@ -60402,12 +59798,10 @@ function parseYamlText(text) {
         fail(`is not valid YAML: ${firstLine(error)}`);
     }
 }
-/** Whether `inner` is `root` or inside it (both absolute, normalised). */
 function isInside(root, inner) {
     const relative = external_node_path_default().relative(root, inner);
     return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
 }
-/** What a path that is not a regular file is, as a person names it. */
 function kindOf(stats) {
     if (stats.isDirectory())
         return 'a directory';
@@ -60421,17 +59815,13 @@ function kindOf(stats) {
         return 'a block device';
     return 'neither a file nor a directory';
 }
-/** Whether the error is the file system's "no such file" (a missing path, a dangling link). */
 function isMissing(error) {
     const code = error.code;
     return code === 'ENOENT' || code === 'ENOTDIR';
 }
 /**
- * The real path of the file `raw` names in the workspace. Checked twice: as
- * written (`../x.json`), and once symbolic links are followed, since a link
- * in the workspace (or a linked directory on the way) may point anywhere.
- * A path that exists but is not a regular file says what it is: "not
- * found" would send a person looking for a file that is there.
+ * Inside the workspace as written (`../x.json`) and once links are followed: a link may point
+ * anywhere. A path that is not a regular file says what it is ("not found" would mislead).
  */
 function workspaceFile(raw, workspace) {
     // No file system takes a NUL in a path; Node would throw before asking.
@@ -60471,7 +59861,6 @@ function readDocumentFile(raw, workspace) {
         text = readBounded(file, { cap: DOCUMENT_FILE_CAP });
     }
     catch (error) {
-        // Its message names the cap ("it is larger than 1 MiB") or the deadline.
         if (!(error instanceof BoundedReadError))
             throw error;
         fail(`file '${raw}' cannot be read: ${error.message}`);
@@ -60482,32 +59871,24 @@ function readDocumentFile(raw, workspace) {
 function isFilePath(raw) {
     return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
 }
-/** The document `raw` gives: inline JSON or YAML, or the file in the workspace it names. */
 function readDocument(raw, workspace) {
     return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/manifest.ts
 /**
- * The `agents` input: a manifest of agents, a JSON or YAML object given
- * inline or as the path of a file in the workspace (read as `config`'s is),
- * with one key, `agents`, mapping each agent's key to its entry. An entry
- * sets some of the inputs that describe one deployment, as text; what it
- * does not set comes from the step. Every structural problem is kept, each
- * named by its path (`agents.research.image_url`: unknown key), and reported
- * with every problem of the agents' values: one hides no other.
+ * The `agents` input. Every structural problem is kept, named by its path
+ * (`agents.research.image_url`: unknown key), and reported with every problem of the
+ * agents' values (name-template.ts `namedAgents`): one hides no other.
  */
 
 
 
 
 
-/** The most agents one manifest may hold. */
 const MAX_AGENTS = 50;
-/** The longest an agent's key may be. */
 const MAX_AGENT_KEY_LENGTH = 40;
 const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
-/** What each input an entry may set must be: text; `secrets` a list of the step's secret names. */
 const ENTRY_FIELDS = {
     name: schemas_string(),
     source: schemas_string(),
@@ -60523,13 +59904,9 @@ const ENTRY_FIELDS = {
     'health-check': schemas_string(),
     'health-check-expect': schemas_string(),
 };
-/** The one key of the manifest. */
-const TOP_KEY = 'agents';
-/** A plain object (a mapping), as a manifest's parts must be. */
 function isMapping(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-/** What is wrong with an agent's key, if anything. */
 function keyProblem(key) {
     const problem = !AGENT_KEY.test(key)
         ? 'a key must be lower-case letters, digits and -, starting with a letter or a digit'
@@ -60538,18 +59915,13 @@ function keyProblem(key) {
             : undefined;
     return problem === undefined ? undefined : { input: formatIssuePath(['agents', key]), problem };
 }
-/** What is wrong with one field's value, if anything (zod's message, or the environment's own). */
 function fieldProblem(field, value) {
     const result = ENTRY_FIELDS[field].safeParse(value);
     if (!result.success)
         return result.error.issues.map((issue) => issue.message).join('; ');
     return field === 'environment' ? environmentHoldsAgentTwice(value) : undefined;
 }
-/**
- * The entry of the agent `key`, as written: every key it has (`Object.keys`,
- * so `__proto__` too) checked, the values of the right kind kept, and a
- * problem for every other key or value. A null entry sets nothing.
- */
+/** Every key checked (`Object.keys`, so `__proto__` too); a null entry sets nothing. */
 function readEntry(key, raw) {
     const entry = {};
     const problems = [];
@@ -60573,24 +59945,19 @@ function readEntry(key, raw) {
     }
     return { entry, problems };
 }
-/**
- * The manifest's agents, each key as written (a key `__proto__` is a key
- * like any other, and a bad one), with every problem of their keys and
- * entries; a document that holds no agents to check, or more than a
- * manifest takes, fails at once.
- */
+/** A document that holds no agents to check, or more than a manifest takes, fails at once. */
 function manifestAgents(document) {
     if (!isMapping(document)) {
         fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
     }
-    const unknown = Object.keys(document).filter((key) => key !== TOP_KEY);
+    const unknown = Object.keys(document).filter((key) => key !== 'agents');
     const problems = unknown.map((key) => ({
         input: 'agents',
         problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
     }));
     // Nothing to check agent by agent: fail at once, with the document's other problems.
     const stop = (problem) => fail([...problems.map((p) => p.problem), problem].join('; '));
-    const agents = Object.hasOwn(document, TOP_KEY) ? document[TOP_KEY] : null;
+    const agents = Object.hasOwn(document, 'agents') ? document.agents : null;
     if (agents !== null && agents !== undefined && !isMapping(agents)) {
         stop('agents: must be a mapping of each agent to its entry');
     }
@@ -60611,18 +59978,13 @@ function manifestAgents(document) {
     });
     return { agents: read, problems };
 }
-/** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
 function parseManifest(raw, workspace) {
     if (raw === '')
         return undefined;
     const source = isFilePath(raw) ? raw : 'inline';
     return { source, ...manifestAgents(readDocument(raw, workspace)) };
 }
-/**
- * What is wrong with an environment beside a manifest (the step's, or an
- * entry's), if anything: `{agent}` more than once. Once, each agent has its
- * own; never, the agents share one.
- */
+/** An environment beside a manifest holds `{agent}` once (each agent its own) or never (shared). */
 function environmentHoldsAgentTwice(text) {
     const count = placeholderCount(text, AGENT_PLACEHOLDER);
     return count > 1
@@ -60631,13 +59993,7 @@ function environmentHoldsAgentTwice(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/declare.ts
-/**
- * How an input is declared, and the one reader of any set of declared
- * inputs: the core's (core-inputs.ts), the GitHub Action's own
- * (src/github/inputs.ts), and each entry's set made of them. Reading a set
- * reads, defaults and parses every input in one pass and reports every bad
- * one in one `InputError`, before any request.
- */
+/** The one reader of any set of declared inputs: every bad one in one `InputError`, before any request. */
 
 
 /**
@@ -60651,11 +60007,9 @@ function isUnevaluated(raw) {
 function input(parse, options = {}) {
     return { ...options, parse, sensitive: options.sensitive ?? false };
 }
-/** The names of a set, in its order. */
 function namesOf(declarations) {
     return Object.keys(declarations);
 }
-/** The inputs of a set whose raw text is masked before it is even parsed. */
 function sensitiveNames(declarations) {
     return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
 }
@@ -60664,10 +60018,6 @@ function defaultText(declared, run) {
     const fallback = declared.default ?? '';
     return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
 }
-/**
- * A zod schema for one input: what is wrong with it beside the set's other
- * raw texts, else its parser's `Invalid`, becomes an issue.
- */
 function inputSchema(declared, run, set) {
     return schemas_string().transform((raw, context) => {
         const besides = declared.besides?.(raw, set);
@@ -60690,10 +60040,7 @@ function inputSchema(declared, run, set) {
         }
     });
 }
-/**
- * Every input of a set parsed on its own, each checked beside the raw texts
- * of the others (`set`); an issue's path is the input's name.
- */
+/** An issue's path is the input's name. */
 function declarationsSchema(declarations, run, set = {}) {
     return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
         name,
@@ -60701,7 +60048,6 @@ function declarationsSchema(declarations, run, set = {}) {
     ])));
 }
 const problemOf = ({ input, problem }) => ({ input, problem });
-/** The first problem of the run an input's raw text shows (declared by `runProblem`). */
 function runProblemOf(declarations, raw, run) {
     for (const [name, declared] of Object.entries(declarations)) {
         const problem = declared.runProblem?.(raw[name] ?? '', run);
@@ -60710,11 +60056,7 @@ function runProblemOf(declarations, raw, run) {
     }
     return undefined;
 }
-/**
- * Reads every input of a set, each on its own. Throws one `InputError`
- * naming every bad input, in the set's order; a problem of the run comes
- * first, without the empty values it explains.
- */
+/** Throws one `InputError` naming every bad input, in the set's order. */
 function declare_readInputs(declarations, read, run) {
     const raw = Object.fromEntries(namesOf(declarations).map((name) => [
         name,
@@ -60740,25 +60082,20 @@ function declare_readInputs(declarations, read, run) {
         throw new errors_InputError(issues.map(problemOf));
     return result.data;
 }
+/** `record` without its undefined fields: the inputs that were given. */
+function given(record) {
+    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
 
 ;// CONCATENATED MODULE: ./src/github/inputs.ts
-/**
- * The inputs only the GitHub Action has (github-token, environment,
- * pr-comment), declared as the core's are (src/inputs/core-inputs.ts): each with its parser
- * and its default, in action.yml's order. An entry's set holds them beside
- * the core's, and the one reader (src/inputs/declare.ts) reads them all.
- */
+/** The inputs only the GitHub Action has, declared as the core's are, in action.yml's order. */
 
 
 
 
 
-/** GitHub refuses an environment name longer than this. */
 const ENVIRONMENT_NAME_LIMIT = 255;
-/**
- * An environment name GitHub accepts: at most 255 characters, on one line,
- * with no control character (it shows in the Environments page and in URLs).
- */
+/** GitHub shows the name in the Environments page and in URLs. */
 function parseEnvironment(raw) {
     const length = [...raw].length;
     if (length > ENVIRONMENT_NAME_LIMIT) {
@@ -60788,11 +60125,8 @@ const GITHUB_INPUTS = {
     environment: input(parseEnvironment, { default: '', besides: environmentBesideAgents }),
     'pr-comment': input(parseBoolean, { default: 'false' }),
 };
-/** The names of the GitHub inputs, in action.yml's order. */
 const GITHUB_INPUT_NAMES = namesOf(GITHUB_INPUTS);
-/** Outputs only the GitHub Action sets. */
 const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['github-deployment-id']));
-/** What the GitHub inputs, read with the rest of an entry's set, ask for. */
 function gitHubSettings(inputs) {
     return {
         token: inputs['github-token'],
@@ -60803,23 +60137,15 @@ function gitHubSettings(inputs) {
 
 ;// CONCATENATED MODULE: ./src/common/summary.ts
 /**
- * A job summary within GitHub's limit. GitHub refuses a step summary over
- * 1 MiB (in UTF-8 bytes), and a summary holds lists as long as the service
- * makes them (a deployment's secrets, each one a drift row), escaped, so
- * one of them can be several times the limit. A summary is written as parts:
- * fixed ones, and lists that are cut to what fits, with a count of what was
- * left out, as the comments are cut. The deploy's, the plan's and the
- * retire's summaries are all written through `boundedSummary`.
+ * A job summary within GitHub's 1 MiB (UTF-8) limit. Its lists are as long as the service makes
+ * them (each secret a drift row), so it is written as fixed parts and lists cut to what fits,
+ * with a count of what was left out.
  */
-/** What a summary may take: a margin under GitHub's 1 MiB, as the redaction after it may grow it. */
+/** A margin under 1 MiB: the redaction after it may grow it. */
 const SUMMARY_BUDGET = 1_000_000;
 const bytesOf = (text) => Buffer.byteLength(text, 'utf8');
-/** Room kept for each list's head, tail and its note of what was left out. */
 const noteBytes = (list) => bytesOf(list.head) + bytesOf(list.tail) + bytesOf(list.leftOut(Number.MAX_SAFE_INTEGER)) + 3;
-/**
- * The parts joined by line breaks, within `budget` bytes: fixed parts whole,
- * then each list, in order, keeps its first lines that fit in what is left.
- */
+/** Fixed parts whole, then each list, in order, keeps its first lines that fit in what is left. */
 function boundedSummary(parts, budget = SUMMARY_BUDGET) {
     const fixed = parts.filter((part) => typeof part === 'string');
     const lists = parts.filter((part) => typeof part !== 'string');
@@ -60843,11 +60169,7 @@ function boundedSummary(parts, budget = SUMMARY_BUDGET) {
     });
     return within(written.join('\n'), budget);
 }
-/**
- * The last guard: a text over `budget` bytes cut at its last line break that
- * fits, saying how many bytes were left out (a fixed part can only be this
- * long if something upstream lost its own bound).
- */
+/** The last guard (only a fixed part that lost its own bound is this long): cut at a line break. */
 function within(text, budget = SUMMARY_BUDGET) {
     const size = bytesOf(text);
     if (size <= budget)
@@ -60865,18 +60187,12 @@ function within(text, budget = SUMMARY_BUDGET) {
 
 ;// CONCATENATED MODULE: ./src/run/ports/pace.ts
 /**
- * How long the run waits between attempts and between checks: the shipped
- * defaults (`DEFAULT_RETRY_POLICY`, `DEFAULT_WAIT`), or shorter for tests of
- * retries and waits only. Like the GitHub side's test budget, a variable can
- * only shorten them, never lengthen them, and nothing else changes: the same
- * attempts, the same growth, the same deadlines.
- *
- * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second
- *   attempt (default 1 s; it doubles for each further attempt, up to 20 s).
- * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks
- *   of a wait (default: the schedule of `DEFAULT_WAIT`, 1 s then 2 s).
- * - `DEPLOY_AGENT_HEARTBEAT_MS`: while a wait sees no change, how often the
- *   log still says so (default 30 s).
+ * How long the run waits between attempts and between checks. For tests, a variable can only
+ * shorten them, never lengthen them; nothing else changes (attempts, growth, deadlines):
+ * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second attempt (1 s,
+ *   doubling up to 20 s);
+ * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks (2 s);
+ * - `DEPLOY_AGENT_HEARTBEAT_MS`: how often the log says a wait sees no change (30 s).
  */
 
 const DEFAULT_WAIT = {
@@ -60888,15 +60204,11 @@ const DEFAULT_WAIT = {
     heartbeatMs: 30_000,
 };
 const DEFAULT_PACE = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
-/**
- * The milliseconds a test-only variable asks for, never more than `limit`:
- * `limit` itself when the text is not a positive number (unset, empty, a word).
- */
+/** A test-only variable's milliseconds, at most `limit`; `limit` when not a positive number. */
 function shortenedMs(text, limit) {
     const wanted = Number(text);
     return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
 }
-/** The pace an environment (the process's, as the adapter hands it over) asks for. */
 function paceFrom(env) {
     const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
     const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
@@ -60919,25 +60231,16 @@ function paceFrom(env) {
 ;// CONCATENATED MODULE: ./src/run/decisions/live.ts
 
 
-/** The commit of the deployment's latest revision, lower-cased, if the service says. */
 function latestCommit(deployment) {
     const sha = deployment.source_revision_config.repo_commit_sha;
     return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
 }
-/**
- * Whether the deployment is live. `seenRevisions` are the revision ids the
- * step saw when it found the deployment (none on create): a revision for
- * another commit that is not among them is a newer push.
- */
+/** `seenRevisions`: a revision for another commit not among them is a newer push. */
 function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
     const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    if (status === 'AWAITING_DELETE') {
-        return {
-            live: false,
-            missing: 'the deployment is being deleted (AWAITING_DELETE)',
-            final: true,
-        };
-    }
+    const deleting = 'the deployment is being deleted (AWAITING_DELETE)';
+    if (status === 'AWAITING_DELETE')
+        return { live: false, missing: deleting, final: true };
     if (status !== 'READY') {
         const shown = untrusted(status);
         return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
@@ -60977,21 +60280,15 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
         remedy: unpushedRemedy(deployment, target.sha, commit),
     };
 }
-/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
 function unpushedRemedy(deployment, target, live) {
     const ref = deployment.source_revision_config.repo_ref;
     const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
     return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
 }
-/** The ref a deployment tracks: the live one, else the one the request sets. */
 function trackedRef(deployment, requested) {
     return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
 }
-/**
- * The target of a run, from what the step asked for: an explicit sha always;
- * `auto` only when the run's branch is the one the deployment tracks. Says in
- * one line why nothing is targeted otherwise.
- */
+/** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
 function chooseTarget(commit, tracked, logger) {
     switch (commit.kind) {
         case 'sha':
@@ -61011,61 +60308,76 @@ function chooseTarget(commit, tracked, logger) {
 
 
 
-/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
+/** A wait sees a few pushes, not hundreds. */
 const MAX_QUESTIONS = 20;
 class commit_order_CommitOrders {
     #answers = new Map();
-    #ask;
-    #repository;
-    #target;
-    #logger;
+    #asking;
     /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
     constructor(ask, repository, target, logger) {
-        this.#ask = ask;
-        this.#repository = repository;
-        this.#target = target;
-        this.#logger = logger;
+        this.#asking = { ask, repository, target: target?.sha, logger };
     }
-    /** What is known of `commit` against the target; undefined when not asked or not known. */
     of(commit) {
         return this.#answers.get(commit);
     }
     /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
     async learn(deployment) {
         const commit = latestCommit(deployment);
-        const ask = this.#ask;
-        const target = this.#target?.sha;
-        if (ask === undefined || this.#repository === undefined || target === undefined)
+        const { ask, repository, target, logger } = this.#asking;
+        if (ask === undefined || repository === undefined || target === undefined)
             return;
         if (commit === undefined || commit === target || this.#answers.has(commit))
             return;
         if (this.#answers.size >= MAX_QUESTIONS)
             return;
         this.#answers.set(commit, undefined);
-        const order = await ask(this.#repository, target, commit);
+        const order = await ask(repository, target, commit);
         this.#answers.set(commit, order);
         const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        if (order === undefined) {
-            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
-        }
-        else {
-            this.#logger.debug(`commit order of ${which}: ${order}`);
-        }
+        logger.debug(`commit order of ${which}: ${order ?? 'not known, so it counts as before'}`);
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
+;// CONCATENATED MODULE: ./src/run/decisions/repository.ts
 /**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ * Which repository a codehost deploy builds from: the integration's listed entry for the
+ * step's `repository` (on its host, when known), exact, else case-insensitive; else an error
+ * that says what the integration does list.
  */
+
+
+/** Repositories named in the error when the wanted one is not listed. */
+const REPOSITORIES_SHOWN = 5;
+const fullName = (repository) => `${repository.owner}/${repository.name}`;
+const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
+/** `repositories`: a listing several agents share; else the service's own. */
+async function resolveRepository(service, spec, repositories) {
+    const { host } = spec.repository;
+    const listed = await (repositories ?? ((id) => service.listRepositories(id)))(spec.integrationId);
+    const onHost = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+    const name = fullName(spec.repository);
+    const match = onHost.find((repository) => fullName(repository) === name) ??
+        onHost.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
+    if (match !== undefined)
+        return match;
+    const wanted = host === undefined ? name : `${name} on ${host}`;
+    if (onHost.length === 0) {
+        const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
+        throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
+    }
+    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+    const more = onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
+    throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
+/** Where a reused deployment differs from the step: the service has no update call, so it stays (docs/how-it-works.md, "Drift"). */
 
 
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** null and absent are the same to the service (every field is nullable). */
 const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+/** Deep equality of JSON values (`2` equals `2.0`). */
 function same(a, b) {
     if (isAbsent(a) || isAbsent(b))
         return isAbsent(a) && isAbsent(b);
@@ -61081,31 +60393,20 @@ function same(a, b) {
     }
     return a === b;
 }
-/**
- * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for.
- */
+/** A reused deployment that differs in one of these never runs what the step asks for. */
 const REVISION_FIELDS = [
     'repo_ref',
     'agent_config_path',
     'image_uri',
     'source_tarball_path',
 ];
-/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-function isRevisionField(field) {
-    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
-}
-/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
 function fieldDrift(entry) {
-    return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
+    const blocks = REVISION_FIELDS.some((key) => entry.field === `source_revision_config.${key}`);
+    return { ...entry, kind: 'field', blocks };
 }
 /** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
 const buildsOnPush = (value) => value === true;
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
+/** Only the keys the step sets (the service fills in defaults), recursing into objects, arrays whole. */
 function compareSet(path, wanted, live, out) {
     const liveObject = isObject(live) ? live : {};
     for (const [key, value] of Object.entries(wanted)) {
@@ -61139,10 +60440,8 @@ function compareSecrets(spec, deployment, out) {
 }
 const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
 /**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
+ * `source_config` as requested (for codehost with the listing's repo_url and integration_id),
+ * the revision fields the step sets, secrets when it gives any, secret_references as a set.
  */
 function findDrift(spec, request, deployment) {
     const out = [];
@@ -61167,7 +60466,7 @@ function findDrift(spec, request, deployment) {
     }
     return out;
 }
-/** How a drifted value is written in a message: JSON, short, on one line. */
+/** JSON, short, on one line. */
 function showValue(value) {
     if (value === null || value === undefined)
         return '(not set)';
@@ -61176,43 +60475,32 @@ function showValue(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/goal.ts
-/**
- * What the step asks of the deployment `deploy` found or created: the commit
- * that must be live, the revisions it saw, and where a reused deployment
- * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
- */
+/** What the step asks of the deployment `deploy` found or created (docs/how-it-works.md, "What green means", "Drift"). */
 
 
 
 
 
 
-/** The deployment `deploy` found, or undefined when it created one (or would). */
+
 function reusedOf(result) {
     return result.created ? undefined : result.deployment;
 }
 /**
- * The revisions of the deployment as the step found or created it: a
- * revision the step did not see is a newer push. The same rule on create and
- * on reuse, so that one world gets one verdict: a create's own revision is
- * the branch's head as the service knows it, no evidence of a newer push.
+ * A revision the step did not see is a newer push. The same rule on create and reuse, so one
+ * world gets one verdict: a create's own revision is the head the service knows, not a push.
  */
 function seenRevisionsOf(deployment) {
-    if (deployment === undefined)
-        return new Set();
-    return new Set([deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null));
+    const ids = [deployment?.latest_revision_id, deployment?.active_revision_id];
+    return new Set(ids.filter((id) => typeof id === 'string'));
 }
-/** The target of a codehost spec, against the branch the deployment tracks. */
 function targetOf(spec, result, logger) {
     if (spec.source !== 'codehost')
         return undefined;
     const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
     return chooseTarget(spec.commit, tracked, logger);
 }
-/**
- * The target as drift, when a reused deployment will not build it and
- * another commit is live that is not newer than it (a newer one supersedes it).
- */
+/** The target as drift: a reused deployment will not build it, and the live commit is not newer. */
 function unbuiltOf(reused, target, orders) {
     if (reused === undefined || target === undefined)
         return undefined;
@@ -61231,24 +60519,17 @@ function unbuiltOf(reused, target, orders) {
         blocks: true,
     };
 }
-/** The repository whose commits are compared: the deployed one (`repository`). */
-function comparedRepository(spec) {
-    return spec.source === 'codehost'
-        ? `${spec.repository.owner}/${spec.repository.name}`
-        : undefined;
-}
 /**
- * The goal of the run. When the reused deployment's latest revision is for
- * another commit, `ask` (if any) says which is newer. A target the deployment
- * will not build is drift, and blocked with the revision drift: the
- * deployment is not live, and the step does not wait for it.
+ * `ask` says which commit is newer when the reused deployment runs another. A target the
+ * deployment will not build is blocking drift: not live, and the step does not wait for it.
  */
 async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
     const reused = reusedOf(result);
     const seenRevisions = seenRevisionsOf(result.deployment);
     const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
     const target = targetOf(spec, result, logger);
-    const orders = new commit_order_CommitOrders(ask, comparedRepository(spec), target, logger);
+    const repository = spec.source === 'codehost' ? fullName(spec.repository) : undefined;
+    const orders = new commit_order_CommitOrders(ask, repository, target, logger);
     if (reused !== undefined)
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
@@ -61256,29 +60537,18 @@ async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
         return { target, seenRevisions, drift, orders, asker };
     return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
 }
-/**
- * The differences that block the revision (a revision field the deployment
- * will never take, and a commit it will not build): the deployment never
- * runs what the step asks for.
- */
 function blockedIn(drift) {
     return drift.filter((entry) => entry.blocks);
 }
-/** The targeted commit the reused deployment will not build, when it is drift. */
 function unbuiltIn(drift) {
     return drift.find((entry) => entry.kind === 'unbuilt');
 }
-/**
- * What runs and what the step asked for, for each blocked entry, in one
- * sentence; the remedy last.
- */
 function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
     const parts = blockedIn(drift).map((entry) => entry.kind === 'unbuilt'
         ? `it runs commit ${showCommit(entry.live)} and ${asker} asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
         : `${untrusted(entry.field)} is ${showValue(entry.live)} and ${asker} asks for ${showValue(entry.wanted)}`);
     return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
 }
-/** What to do about blocked entries: the remedies that fit them. */
 function blockedRemedy(goal) {
     const blocked = blockedIn(goal.drift);
     const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
@@ -61295,18 +60565,11 @@ function blockedRemedy(goal) {
 function showCommit(value) {
     return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
 }
-/** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
 const ONLY_LIVE = { seenRevisions: new Set() };
 /**
- * Whether the deployment is live for the goal, now: what blocks it, its
- * target, the revisions the step saw, and what the adapter says of the
- * order of commits (asked here, once a commit; none: unknown).
- *
- * The one place where live is decided. The flows decide it once for the
- * deployment they found, the wait for each one it sees, and the rest (the
- * run's record, its outputs, reports and summary, the log) reads the value
- * they pass on. A new condition of live goes here, and only here: the last
- * is an answer from the deployment's address, asked once it is otherwise live.
+ * The one place live is decided: the flows once for the deployment they found, the wait for
+ * each state it sees; everything else reads the value passed on. A new condition of live goes
+ * here only; the last, the address's answer, is asked once the deployment is otherwise live.
  */
 async function decideLive(deployment, goal) {
     await goal.orders?.learn(deployment);
@@ -61321,39 +60584,28 @@ async function decideLive(deployment, goal) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/green.ts
 /**
- * Whether a deployment's run leaves the step green: one pure function of what the run found
- * and the step's policy (whether it waits, `on-drift`). A deployment that is not live is a
- * value the run found, not an exception; this says what it means for the step, and in which
- * words it fails.
- *
- * Red, in this order: a difference blocks what runs (the deployment will never run what the
- * step asks for) and the step waits or fails on drift; `on-drift: fail` and any difference;
- * the wait ended without the deployment live; without a wait, it will never be live (a health
- * check asked for that cannot be made). A deployment not live yet, without a wait, is green:
- * the step did not ask to wait.
+ * Whether a deployment's run leaves the step green: a pure function of what the run found and
+ * the step's policy. Red, in this order: blocking drift when the step waits or fails on drift;
+ * `on-drift: fail` and any difference; the wait ended not live; without a wait, a deployment
+ * that will never be live (a health check that cannot be made). Not live yet without a wait is
+ * green: the step did not ask to wait.
  */
 
 
 
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
 const differences = (count) => `${count} ${plural(count, 'difference')}`;
-/** The advice for differences the service cannot apply. */
 function driftAdvice(count) {
     return `The service cannot update a deployment: change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
 }
-/** Says that the deployment will never run what the step asks for, and what to do. */
 function neverLive(name, goal) {
     return `Deployment '${name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
 }
-/** The differences that do not block what runs, named by field. */
 function unappliedFields(goal) {
     return goal.drift.filter((entry) => !entry.blocks).map((entry) => untrusted(entry.field));
 }
-/** The line that says which differences were not applied (when the step goes on). */
 function unappliedLine(fields) {
     return `${differences(fields.length)} not applied: ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
 }
-/** Why the differences fail the step, when they do. */
 function driftFailure(name, goal, policy, words) {
     const fails = policy.onDrift === 'fail';
     const fields = unappliedFields(goal);
@@ -61367,10 +60619,7 @@ function driftFailure(name, goal, policy, words) {
         return undefined;
     return `Deployment '${name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
 }
-/**
- * Why the step fails on this deployment, in the words it fails with; undefined when it is
- * green as far as the findings go.
- */
+/** Why the step fails on this deployment, in its words; undefined when green. */
 function stepFailure(findings, policy, words) {
     const { name, goal, liveness } = findings;
     const drift = goal === undefined ? undefined : driftFailure(name, goal, policy, words);
@@ -61388,22 +60637,21 @@ function stepFailure(findings, policy, words) {
 
 ;// CONCATENATED MODULE: ./src/views/html-parts.ts
 
-/**
- * A cell of the summary, written by the one GitHub-text module: secret values
- * removed first (they could not be found once escaped), then text or code.
- */
+
+/** Secret values removed first (they could not be found once escaped), then written. */
 const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
-/** A table of labelled cells, one row a label. */
+const html_parts_cellsOf = (redact) => ({
+    text: cellOf(redact, (value) => htmlText(value)),
+    code: cellOf(redact, (value) => htmlCode(value)),
+});
+const tableRow = (cells, tag = 'td') => `<tr>${cells.map((cell) => `<${tag}>${cell}</${tag}>`).join('')}</tr>`;
 function labelledTable(rows) {
     const body = rows
         .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
         .join('\n');
     return `<table>\n${body}\n</table>`;
 }
-/**
- * A table of differences (drift): one row a field, its wanted and live values,
- * secrets `***`; as many rows as fit in the summary, and a count of the others.
- */
+/** One row a field, as many as fit, and a count of the others. */
 function differencesTable(drift, code, wants, has, head = '') {
     return {
         head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
@@ -61415,12 +60663,9 @@ function differencesTable(drift, code, wants, has, head = '') {
 
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
 /**
- * The deploy's summary (and `status`'s). Of one deployment (flat): a
- * heading, a table of the deployment, its drift, the failure if any. Of a
- * manifest (keyed): a row an agent (its deployment, status, whether it is
- * live, its commit, how many differences, its links; what its health check
- * answered, when any agent has one), then, below, each agent's drift,
- * failing health check and failure.
+ * The deploy's summary (and `status`'s): of one deployment (flat), its table, drift and
+ * failure; of a manifest (keyed), a row an agent, then each agent's drift, failing health
+ * check and failure below.
  */
 
 
@@ -61445,21 +60690,12 @@ function liveCell(liveness) {
         ? 'yes'
         : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
-/**
- * What the health check answered, as a cell: its address (without query),
- * the answer (`answers 200`, `503 Service Unavailable`, the network's error),
- * and the start of a failing answer's body; none when no check was made.
- */
 function deploy_summary_healthCell(health, text, code) {
     if (health === undefined)
         return undefined;
     return `${health.ok ? '✅' : '❌'} ${healthWords(health, { text, code }, '<br>')}`;
 }
-/**
- * The deployment type's row, when the step set one or the deployment has one:
- * on reuse the deployment's own (a different wish is drift, shown below), else
- * the service's answer, or what was (or would be) sent.
- */
+/** On reuse the deployment's own type (a different wish is drift), else the answer's, or what was sent. */
 function typeRow(result, shown, code) {
     if (result === undefined)
         return [];
@@ -61470,7 +60706,6 @@ function typeRow(result, shown, code) {
     const reused = !result.created && result.deployment !== undefined;
     return [['Deployment type', code(reused ? live : (live ?? asked))]];
 }
-/** The drift section of the summary, when anything drifted. */
 function driftTable(drift, code) {
     if (drift.length === 0)
         return [];
@@ -61478,33 +60713,23 @@ function driftTable(drift, code) {
         differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`),
     ];
 }
-/**
- * The failure in a `<pre>`, its lines kept (the action's messages span
- * lines; text from the service in them is already on one line each) but no
- * blank one, so the block cannot end before its closing tag.
- */
+/** Lines kept but no blank one (`htmlLines`), so the block cannot end before its closing tag. */
 function failureBlock(failure, redact) {
     if (failure === undefined)
         return [];
     return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
-/** The health check's cell when one asked for was not made (the run said why). */
 function deploy_summary_healthNotMade({ healthNotMade: why }) {
     return why === undefined ? undefined : `not made: ${why} (not waiting)`;
 }
-/** The health check's row, when a check was made or one asked for was not. */
 function healthRow(input, text, code) {
     const notMade = deploy_summary_healthNotMade(input);
-    const cell = deploy_summary_healthCell(input.liveness?.health, text, code);
-    if (cell !== undefined)
-        return [['Health check', cell]];
-    return notMade === undefined ? [] : [['Health check', text(notMade)]];
+    const cell = deploy_summary_healthCell(input.liveness?.health, text, code) ?? (notMade && text(notMade));
+    return cell === undefined ? [] : [['Health check', cell]];
 }
-/** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input, redact) {
     const { spec, result, commit } = input;
-    const text = cellOf(redact, (value) => htmlText(value));
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { text, code } = html_parts_cellsOf(redact);
     const shown = input.deployment ?? result?.deployment;
     const asked = result ?? (input.request && { request: input.request, created: false });
     const repository = asked === undefined ? {} : repositoryOf(asked);
@@ -61535,11 +60760,10 @@ function deploymentRows(input, redact) {
         rows.splice(2, 0, ['Dashboard', dashboard]);
     return rows;
 }
-/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 function summaryHtml(input) {
     const { spec, failure } = input;
     const redact = input.redact ?? ((text) => text);
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = html_parts_cellsOf(redact);
     const title = failure !== undefined
         ? '❌ Deployment failed'
         : spec.dryRun
@@ -61552,21 +60776,19 @@ function summaryHtml(input) {
     ]) + '\n');
 }
 const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
-/** The column of the health checks' answers, after `Live`: only when some agent has a check. */
+/** `Health` comes after `Live`, only when some agent's check was made (or said why not). */
 const deploy_summary_HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
-/** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary) {
     return summary.deployments.some((part) => part.summary.liveness?.health !== undefined || deploy_summary_healthNotMade(part.summary) !== undefined);
 }
-/** What an agent's health check answered, short, for its row: the whole answer is below it. */
+/** Short: the whole answer is below the table. */
 function healthOf(part, text) {
     const health = part.summary.liveness?.health;
     if (health === undefined)
         return text(deploy_summary_healthNotMade(part.summary));
     return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
 }
-/** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
-function linksOf(part, redact) {
+function deploy_summary_linksOf(part, redact) {
     const { summary } = part;
     const shown = summary.deployment ?? summary.result?.deployment;
     if (shown === undefined)
@@ -61592,13 +60814,12 @@ function rowOf(part, write, redact) {
         text(liveCell(liveness)),
         code(shortSha(shown?.source_revision_config.repo_commit_sha ?? undefined)),
         text(String(summary.drift?.length ?? 0)),
-        linksOf(part, redact),
+        deploy_summary_linksOf(part, redact),
     ];
     if (write.health)
         cells.splice(deploy_summary_HEALTH_AFTER, 0, healthOf(part, text));
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+    return tableRow(cells);
 }
-/** Below the table: an agent's drift and failure, under its key, when it has either. */
 function detailsOf(part, { text, code }, redact) {
     const { summary } = part;
     const drift = summary.drift ?? [];
@@ -61614,10 +60835,8 @@ function detailsOf(part, { text, code }, redact) {
         ...failureBlock(summary.failure, redact),
     ];
 }
-/** The summary of a manifest's deploy, a row an agent, as HTML within GitHub's limit. */
 function keyedHtml(summary, redact) {
-    const text = cellOf(redact, (value) => htmlText(value));
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { text, code } = html_parts_cellsOf(redact);
     const failed = summary.deployments.filter((part) => part.summary.failure !== undefined).length;
     const count = summary.deployments.length;
     const title = failed > 0
@@ -61625,11 +60844,10 @@ function keyedHtml(summary, redact) {
         : `🚀 ${count} ${plural(count, 'agent')}`;
     const health = anyHealth(summary);
     const headings = health ? HEADINGS.toSpliced(deploy_summary_HEALTH_AFTER, 0, 'Health') : HEADINGS;
-    const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
     return (boundedSummary([
         `<h2>${title}: ${code(summary.source)}</h2>`,
         {
-            head: `<table>\n${head}`,
+            head: `<table>\n${tableRow(headings, 'th')}`,
             lines: summary.deployments.map((part) => rowOf(part, { text, code, health }, redact)),
             tail: '\n</table>',
             leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
@@ -61637,7 +60855,6 @@ function keyedHtml(summary, redact) {
         ...summary.deployments.flatMap((part) => detailsOf(part, { text, code }, redact)),
     ]) + '\n');
 }
-/** The deploy's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
 function deployLayoutHtml(summary, redact) {
     const [one] = summary.deployments;
     if (summary.layout === 'flat' && one !== undefined)
@@ -61646,21 +60863,13 @@ function deployLayoutHtml(summary, redact) {
 }
 
 ;// CONCATENATED MODULE: ./src/views/plan-summary.ts
-/**
- * The plan's summary. Of one deployment (flat): the verdict, the deployment
- * it is about, what the deploy would not apply, the request it would send,
- * and why it would fail. Of a manifest (keyed): a row an agent (its
- * deployment, what its deploy would do, how many differences it would not
- * apply), then each agent's plan below, each within its share of GitHub's
- * limit.
- */
+/** The plan's summary: of one deployment (flat), or a row an agent then each agent's plan within its share of GitHub's limit (keyed). */
 
 
 
 
 
 
-/** What the deploy does with `count` differences: nothing; the remedy. */
 function plan_summary_remedy(count) {
     const them = plural(count, 'it', 'them');
     return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
@@ -61675,7 +60884,6 @@ function heading(name, verdict, code) {
         fail: `❌ Plan: the deploy would fail for ${code(name)}`,
     }[verdict.action];
 }
-/** The table of the deployment the verdict is about, when there is one. */
 function deploymentTable(verdict, dashboardUrl, code, redact) {
     const { deployment } = verdict;
     if (deployment === undefined)
@@ -61699,7 +60907,7 @@ function deploymentTable(verdict, dashboardUrl, code, redact) {
     ];
     return [labelledTable(rows)];
 }
-/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
+/** A line of the request each (one secret's name, say), as many as fit. */
 function requestBlock(verdict, redact) {
     if (verdict.request === undefined)
         return [];
@@ -61713,9 +60921,8 @@ function requestBlock(verdict, redact) {
         },
     ];
 }
-/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
 function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = html_parts_cellsOf(redact);
     const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
     parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
     if (verdict.wouldFail !== undefined) {
@@ -61730,7 +60937,6 @@ function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
     return boundedSummary(parts, budget);
 }
 const plan_summary_HEADINGS = ['Agent', 'Deployment', 'The deploy would', 'Not applied'];
-/** What the agent's deploy would do, in the row's words. */
 function actionCell(part) {
     const verdict = part.summary?.verdict;
     if (verdict === undefined)
@@ -61745,30 +60951,27 @@ function plan_summary_rowOf(part, code) {
         htmlText(actionCell(part)),
         htmlText(changes === undefined ? '—' : String(changes)),
     ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+    return tableRow(cells);
 }
-/** An agent's plan below the table (or why none was made), within `budget` bytes. */
+/** Or why none was made, within `budget` bytes. */
 function plan_summary_detailsOf(part, code, redact, budget) {
     const head = `<h3>${code(part.key)}</h3>`;
     if (part.summary !== undefined)
         return `${head}\n${planSummaryHtml(part.summary, redact, budget)}`;
     return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
 }
-/** The summary of a plan of several agents, as HTML within GitHub's limit. */
 function plan_summary_keyedHtml(summary, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = html_parts_cellsOf(redact);
     const count = summary.agents.length;
     const failed = summary.agents.filter((part) => part.failure !== undefined).length;
     const title = failed > 0
         ? `❌ Plan: ${failed} of ${count} ${plural(count, 'agent')} would fail`
         : `📋 Plan of ${count} ${plural(count, 'agent')}`;
-    const head = `<tr>${plan_summary_HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
-    const table = `<table>\n${head}\n${summary.agents.map((part) => plan_summary_rowOf(part, code)).join('\n')}\n</table>`;
+    const table = `<table>\n${tableRow(plan_summary_HEADINGS, 'th')}\n${summary.agents.map((part) => plan_summary_rowOf(part, code)).join('\n')}\n</table>`;
     const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
     const details = summary.agents.map((part) => plan_summary_detailsOf(part, code, redact, share));
     return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
 }
-/** The plan's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
 function planLayoutHtml(summary, redact) {
     const [one] = summary.agents;
     if (summary.layout === 'flat' && one?.summary !== undefined)
@@ -61777,16 +60980,10 @@ function planLayoutHtml(summary, redact) {
 }
 
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
-/**
- * The retire's summary: where the preview's deployment still is and where
- * to delete it, and what was done on GitHub; a manifest's, each agent's
- * preview in turn. Never a word of anything being deleted or stopped: the
- * service's interface has no delete.
- */
+/** The retire's summary: never a word of anything deleted or stopped, the service has no delete. */
 
 
 
-/** What the retire did on GitHub, one row each. */
 function gitHubRows(retirement) {
     if (retirement === undefined)
         return [['GitHub', htmlText('nothing was changed (no github-token or no repository)')]];
@@ -61809,12 +61006,12 @@ function gitHubRows(retirement) {
     rows.push(['Pull request comment', htmlText(comment)]);
     return rows;
 }
-/** The job summary of a retire, as HTML (service text escaped by the one GitHub-text module). */
 function retireSummaryHtml({ name, deployments }, retirement, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = html_parts_cellsOf(redact);
     // The retire step's preview has its one deployment, or none.
     const { deployment, dashboardUrl } = deployments[0] ?? {};
     const parts = [`<h2>⚫ Preview retired: ${code(name)}</h2>`];
+    const rows = [];
     if (deployment === undefined) {
         parts.push(`<p>${htmlText(`No deployment is named '${redact(name)}' in the service: nothing is left to delete there.`)}</p>`);
     }
@@ -61822,36 +61019,22 @@ function retireSummaryHtml({ name, deployments }, retirement, redact) {
         parts.push(`<p>${htmlText(deployment.status === 'AWAITING_DELETE'
             ? 'The preview is retired on GitHub. In the service, a deletion of its deployment was asked for (its status says so).'
             : 'The preview is retired on GitHub. Its deployment still exists in the service, and keeps running (and costing) until someone deletes it there: this step cannot delete it.')}</p>`);
+        const link = htmlLink('open it in the dashboard', dashboardUrl);
+        rows.push(['Deployment', code(deployment.id)], ['Status', code(deployment.status)], ['Delete it', link ?? htmlText(`in the service, by its id ${deployment.id}`)]);
     }
-    const link = dashboardUrl === undefined ? undefined : htmlLink('open it in the dashboard', dashboardUrl);
-    const rows = [
-        ...(deployment === undefined
-            ? []
-            : [
-                ['Deployment', code(deployment.id)],
-                ['Status', code(deployment.status)],
-                ['Delete it', link ?? htmlText(`in the service, by its id ${deployment.id}`)],
-            ]),
-        ...gitHubRows(retirement),
-    ];
-    parts.push(labelledTable(rows));
+    parts.push(labelledTable([...rows, ...gitHubRows(retirement)]));
     return boundedSummary(parts);
 }
-/** The summary of a retire, of one preview (flat) or of a manifest's (each in turn). */
 function retireLayoutHtml({ previews }, redact) {
     return previews.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/views/sweep-summary.ts
-/**
- * The sweep's summary: the orphans with where to delete each, the counts,
- * what changed on GitHub. Never a word of anything being deleted or stopped.
- */
+/** The sweep's summary: never a word of anything being deleted or stopped. */
 
 
 
 
-/** What the sweep changed on GitHub, and what it found already so: the summary's last row. */
 function changedOnGitHub(sweep) {
     const count = sweep.orphans.length;
     if (sweep.dryRun)
@@ -61878,27 +61061,23 @@ function changedOnGitHub(sweep) {
     }
     return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
 }
-/** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
+/** Each once, as the previews' names spell them, smallest first. */
 function unknownNumbers(unknown) {
     const digits = [...new Set(unknown.map((preview) => preview.digits))];
     digits.sort((a, b) => a.length - b.length || a.localeCompare(b));
     return digits.map((number) => `#${number}`);
 }
-/** The orphans' table, one row each with where to delete it, as many as fit. */
 function orphansTable(orphans, code) {
     return {
         head: '<table>\n<tr><th>Preview</th><th>Pull request</th><th>Closed</th><th>Status</th><th>Delete it</th></tr>',
-        lines: orphans.map((orphan) => `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${(orphan.dashboardUrl === undefined
-            ? undefined
-            : htmlLink('open it in the dashboard', orphan.dashboardUrl)) ??
+        lines: orphans.map((orphan) => `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${htmlLink('open it in the dashboard', orphan.dashboardUrl) ??
             htmlText(`by its id ${orphan.deployment.id}`)}</td></tr>`),
         tail: '</table>',
         leftOut: (count) => `<p>… and ${count} more ${plural(count, 'orphan')}, left out to keep this summary under GitHub's limit: the orphans output has every one.</p>`,
     };
 }
-/** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
 function sweepSummaryHtml(sweep, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
+    const { code } = html_parts_cellsOf(redact);
     const { orphans } = sweep;
     const parts = [
         `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(sweep.pattern)}</h2>`,
@@ -61926,7 +61105,7 @@ function sweepSummaryHtml(sweep, redact) {
 
 
 
-/** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
+/** Within GitHub's limit; every secret value removed by `redact` before escaping. */
 function renderSummary(summary, redact) {
     switch (summary.kind) {
         case 'deploy':
@@ -61942,18 +61121,13 @@ function renderSummary(summary, redact) {
 
 ;// CONCATENATED MODULE: ./src/run/ports/events.ts
 /**
- * What the core says happened during a run: one channel of typed events, and
- * the only way the core tells its runner anything. The runner gives views
- * (`EventView`), and each decides how an event looks: the action's log, log
- * groups, outputs, GitHub deployment statuses and comments (src/github/), the
- * command's human log, outputs and `--events` stream (src/cli/). A new view
- * is one more function, and no change to the core. A port: it imports
+ * The one channel by which the core tells its runner anything; each view (`EventView`)
+ * decides how an event looks (log, outputs, GitHub records, `--events`). A port: it imports
  * nothing from the steps and flows that emit it.
  *
- * Secrets are redacted once, where events are made (`RunEvents.emit`): the
- * free text of an event (a log line, a heading, what a wait waits for) goes
- * through the runner's `redact`; reports carry text already redacted and
- * secret values as `***`; outputs are data, redacted by structure.
+ * Secrets are redacted once, in `RunEvents.emit`: an event's free text goes through the
+ * runner's `redact`; reports carry text already redacted and secret values as `***`; outputs
+ * are data, redacted by structure.
  */
 
 function redacted(event, redact) {
@@ -62003,7 +61177,6 @@ class RunEvents {
         this.#pending = [];
         await Promise.allSettled(pending);
     }
-    /** The core's log, as `log` events. */
     logger = {
         info: (message) => this.emit({ kind: 'log', level: 'info', message }),
         notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
@@ -62016,10 +61189,7 @@ function waitingLine(event) {
     const after = event.note === undefined ? '' : `; ${event.note}`;
     return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
 }
-/**
- * The events as lines of a `Logger`: `log` events at their level, the wait's
- * state as its line; the rest is left to other views.
- */
+/** `log` events and the wait's state as lines of a `Logger`; the rest is left to other views. */
 function logView(logger) {
     return (event) => {
         if (event.kind === 'log')
@@ -62028,7 +61198,7 @@ function logView(logger) {
             logger.info(waitingLine(event));
     };
 }
-/** The views of one agent's run: each of `views`, told every event with the agent's key. */
+/** Each of `views`, told every event with the agent's key. */
 function agentViews(views, agent) {
     return views.map((view) => (event) => view({ ...event, agent }));
 }
@@ -62045,7 +61215,6 @@ async function withEvents(io, flow) {
 
 ;// CONCATENATED MODULE: ./src/github/step-log.ts
 
-/** The view of the run's events as the step's log: one deployment's, flat, or agents', keyed. */
 function stepLog(logger, groups) {
     const flat = logView(logger);
     const open = new Map();
@@ -62097,12 +61266,9 @@ function stepLog(logger, groups) {
 
 ;// CONCATENATED MODULE: ./src/github/annotations.ts
 /**
- * Warning annotations within GitHub's limits: GitHub shows at most 10 warning
- * annotations a step and drops the rest, so the step writes at most 10. The
- * first 9 go out as they come; from the 10th on, each is a plain log line at
- * once, and when the run ends one last annotation is written: the 10th
- * warning itself when there was exactly one more, else how many more there
- * were and where to find them.
+ * GitHub shows at most 10 warning annotations a step and drops the rest:
+ * the first 9 go out as they come, later ones are log lines, and at the end
+ * the 10th is the last warning itself or how many more there were and where.
  */
 /** GitHub shows this many warning annotations a step. */
 const ANNOTATION_LIMIT = 10;
@@ -62116,7 +61282,6 @@ class WarningAnnotations {
         this.#sink = sink;
         this.#limit = limit;
     }
-    /** How many warnings the step had, annotated or not. */
     get count() {
         return this.#annotated + this.#held.length;
     }
@@ -62131,7 +61296,7 @@ class WarningAnnotations {
             this.#held.push(message);
         this.#sink.line(`Warning: ${message}`);
     }
-    /** Writes the last annotation; `where` says where the others are (`the step's log`, the summary…). */
+    /** `where` says where the others are (`the step's log`, the summary…). */
     flush(where) {
         if (this.#flushed)
             return;
@@ -62151,10 +61316,9 @@ class WarningAnnotations {
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/github/early-commands.ts
 /**
- * The workflow commands a step writes before it loads @actions/core (step.ts), written as
- * @actions/core writes them: a run that fails on its inputs never loads @actions/core, whose
- * imports (its HTTP client, undici, `node:tls`, `@actions/exec`) are much of start-up
- * (bench/README.md).
+ * The workflow commands a step writes before it loads @actions/core, written
+ * as it writes them: a run that fails on its inputs never loads it, whose
+ * imports are much of start-up (bench/README.md).
  */
 
 /** `::command::message`, the message escaped as @actions/core escapes it. */
@@ -62164,7 +61328,7 @@ function issue(command, message) {
 }
 /** The variable the runner gives an input in, as `core.getInput` reads it. */
 const inputVariable = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
-/** What `runStep` needs before @actions/core is loaded: the same as its functions of these names. */
+/** @actions/core's functions of these names, before it is loaded. */
 const early = {
     getInput: (name) => (process.env[inputVariable(name)] ?? '').trim(),
     setSecret: (secret) => issue('add-mask', secret),
@@ -62177,34 +61341,36 @@ const early = {
 };
 
 ;// CONCATENATED MODULE: ./src/inputs/run-description.ts
-/**
- * The run the inputs are read for, as the adapter that runs the core
- * describes it: src/github/ derives it from the workflow's event, and a
- * command would take it from its flags or its CI's variables. Nothing here
- * knows where it runs.
- */
+/** The run the inputs are read for, as the adapter describes it: nothing here knows where it runs. */
 
-/** The entry's words for what its user gives: the run's, else the action's inputs. */
 function wordsOf(run) {
     return run.words ?? ACTION_WORDS;
 }
-/**
- * The run is for a pull request from another repository than the run's own
- * (or from a deleted one): CI systems give such runs no secrets.
- */
+/** A pull request from another (or a deleted) repository: CI systems give such runs no secrets. */
 function isFromFork(run) {
     const { head } = run;
     if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
         return false;
     return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
 }
+/**
+ * A fork's runs get no secrets, so the key is empty and every input filled from a secret too:
+ * a problem of the run, found on the raw text, leading the report ahead of the empty values.
+ */
+function forkRunProblem(apiKey, run) {
+    if (apiKey !== '' || !isFromFork(run))
+        return undefined;
+    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+    return `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`;
+}
 
 ;// CONCATENATED MODULE: ./src/github/event.ts
 /**
- * The run as GitHub describes it, turned into the core's neutral
- * `RunDescription`: the workspace, the workflow's repository, and the branch
- * head the run is for, worked out from the event (docs/how-it-works.md, "Which commit must
- * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
+ * The run as GitHub describes it, as the core's `RunDescription`. On a pull
+ * request the head is its head, never GITHUB_SHA, the merge commit
+ * (docs/how-it-works.md, "Which commit must be live").
  */
 
 
@@ -62226,7 +61392,6 @@ const PullRequestPayloadSchema = lazy(() => looseObject({
 function none(reason) {
     return { kind: 'none', reason };
 }
-/** The head of the pull request: its branch, sha and repository. */
 function pullRequestHead(event) {
     const parsed = PullRequestPayloadSchema.safeParse(event.payload);
     if (!parsed.success) {
@@ -62261,7 +61426,6 @@ function branchHead(event, workflowRepository) {
         pullRequest: false,
     };
 }
-/** The branch head a GitHub run is for, or why there is none. */
 function runHead(event, workflowRepository) {
     return PULL_REQUEST_EVENTS.includes(event.name)
         ? pullRequestHead(event)
@@ -62269,7 +61433,6 @@ function runHead(event, workflowRepository) {
 }
 /** The step or job condition that skips a fork's pull request runs (docs/github.md, "Forks"). */
 const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
-/** The run as the core takes it, from the event and the runner's variables. */
 function describeRun(event, variables, cwd) {
     return {
         workspace: variables.GITHUB_WORKSPACE ?? cwd,
@@ -62286,7 +61449,6 @@ const PullRequestNumberSchema = lazy(() => looseObject({
         merged: schemas_boolean().nullish().catch(undefined),
     }),
 }));
-/** How a pull request stands, from its payload: merged, closed without merging, or open. */
 function pullRequestState(pull) {
     if (pull.merged === true)
         return 'merged';
@@ -62294,12 +61456,7 @@ function pullRequestState(pull) {
         return 'closed';
     return pull.state === 'open' ? 'open' : undefined;
 }
-/**
- * Where the run stands on GitHub, for the record and the comment: the
- * workflow's repository, the commit the run is for (the pull request's head
- * on pull request events, else GITHUB_SHA), the pull request's number, and
- * the workflow run's page. Undefined without GITHUB_REPOSITORY.
- */
+/** Where the run stands on GitHub; undefined without GITHUB_REPOSITORY. */
 function gitHubRunContext(event, variables, run) {
     const [owner, repo, ...rest] = (variables.GITHUB_REPOSITORY ?? '').split('/');
     if (!owner || !repo || rest.length > 0)
@@ -62325,11 +61482,9 @@ function gitHubRunContext(event, variables, run) {
 
 ;// CONCATENATED MODULE: ./src/github/runner-event.ts
 /**
- * The run's event, read as @actions/github's `context` reads it (the
- * variables GITHUB_EVENT_NAME, GITHUB_REF, GITHUB_SHA and the JSON file
- * GITHUB_EVENT_PATH names), without loading @actions/github: its only
- * entry points (`.` and `./lib/utils`) load Octokit, and a run that uses no
- * GitHub feature should not pay for it at start-up.
+ * The run's event, read as @actions/github's `context` reads it, without
+ * loading @actions/github: its entry points load Octokit, which a run that
+ * uses no GitHub feature should not pay for at start-up.
  */
 
 function readRunnerEvent(env) {
@@ -62360,9 +61515,7 @@ class StepOutputs {
     #set;
     #written = new Map();
     #last = {};
-    /** A manifest's deployments as values, as its last outputs event gave them. */
     #entries;
-    /** What the hooks add to the outputs, once the hooks are made. */
     additions;
     constructor(set) {
         this.#set = set;
@@ -62374,7 +61527,6 @@ class StepOutputs {
         this.#entries = event.entries ?? this.#entries;
         this.#write(event.outputs);
     };
-    /** Sets again what the hooks' additions change in the outputs set so far. */
     refresh = () => {
         this.#write(this.#last);
     };
@@ -62406,16 +61558,9 @@ class StepOutputs {
 
 
 
-/**
- * Where the warnings GitHub does not show as annotations are (past the
- * step's 10 annotations), unless the entry says otherwise: the deploy step's.
- */
+/** Where the warnings past GitHub's 10 annotations are, unless the entry says otherwise. */
 const OTHER_WARNINGS = "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
-/**
- * The step's logger: warnings as annotations within GitHub's limit, the rest
- * as log lines, each through `redact` (the core's events are redacted where
- * they are made; the step's own lines are not).
- */
+/** Each line through `redact`: the core's events are redacted where made, the step's own are not. */
 function logger(core, redact, annotations) {
     return {
         info: (message) => core.info(neutraliseCommands(redact(message))),
@@ -62428,20 +61573,11 @@ function logger(core, redact, annotations) {
         },
     };
 }
-/**
- * The step's views of the core's events: its log, a log group for each
- * grouped phase, and its outputs (step-outputs.ts).
- */
 function stepViews(core, annotations, outputs) {
     const log = logger(core, (text) => text, annotations);
     return [stepLog(log, { start: core.startGroup, end: core.endGroup }), outputs.view];
 }
-/**
- * Cancels the run on SIGINT/SIGTERM (a cancelled workflow): the pipeline
- * stops, and the GitHub record gets its `error` status within the seconds
- * the runner leaves (it sends SIGINT, SIGTERM 7.5 s later, then kills the
- * step). A second signal ends the step at once.
- */
+/** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends the step at once. */
 function onCancel(controller, log) {
     const handler = (signal) => {
         if (controller.signal.aborted)
@@ -62467,18 +61603,11 @@ async function writeSummary(core, html, log) {
         log.warning(`could not write the job summary: ${describeError(error)}`);
     }
 }
-/**
- * An input as `core.getInput` reads it; undefined when its variable is not
- * set at all (no runner: `local-action`, an older action.yml), so that it
- * reads as its declared default, whatever the input.
- */
+/** Undefined when its variable is not set at all (`local-action`, an older action.yml): its default. */
 function readInput(name) {
     return process.env[inputVariable(name)] === undefined ? undefined : early.getInput(name);
 }
-/**
- * An entry's inputs and the proxy variables read, all checked before any
- * request; the problems, else.
- */
+/** The inputs and proxy variables, all checked before any request. */
 function readRequest(entry, run) {
     try {
         const request = entry.request(declare_readInputs(entry.inputs, readInput, run), run);
@@ -62490,7 +61619,6 @@ function readRequest(entry, run) {
         return { failure: describeError(error) };
     }
 }
-/** The answers to the core's questions the hooks give, and only those. */
 function answersOf(hooks) {
     const answers = {};
     if (hooks.commitOrder !== undefined)
@@ -62501,7 +61629,6 @@ function answersOf(hooks) {
         answers.pullRequestStates = hooks.pullRequestStates;
     return answers;
 }
-/** What the step hands an entry's hooks. */
 function hookDependencies(core, log, redactor, outputs) {
     return {
         logger: log,
@@ -62521,10 +61648,7 @@ function maskSensitiveInputs(inputs, mask) {
             mask(raw);
     }
 }
-/**
- * @actions/core, and undici for the requests, loaded once the inputs are read: a run that
- * fails on them loads neither (early-commands.ts, src/service/undici.ts).
- */
+/** Loaded once the inputs are read: a run that fails on them loads neither. */
 async function loadRunWork() {
     const [core] = await Promise.all([
         Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6257)),
@@ -62532,12 +61656,6 @@ async function loadRunWork() {
     ]);
     return core;
 }
-/**
- * Runs an entry on a GitHub runner: masks its sensitive inputs, describes
- * the run from the event, reads every input it declares (one report of all
- * the bad ones), runs it, then fails the step or not, writes the job summary
- * it returns and the warnings GitHub would not show.
- */
 async function runStep(entry) {
     const redactor = new Redactor();
     const mask = (value) => {
@@ -62603,10 +61721,8 @@ function sameRepository(fullName, repository) {
     return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
 }
 /**
- * The commit the plan asks for, once the plan's source fields are known (a
- * sha with a source other than codehost is refused before this). A head in
- * another repository (a fork) is a commit the deployment's repository does
- * not have.
+ * Whether `auto` is targeted depends on the branch the deployment tracks, which only the deploy
+ * step knows. A head in another repository (a fork) is a commit the deployment's does not have.
  */
 function commitRequest(commit, fields, run) {
     if (commit.kind === 'none')
@@ -62633,24 +61749,16 @@ function commitRequest(commit, fields, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/config.ts
-/**
- * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (docs/how-it-works.md, "The `config`
- * input"). Unknown keys in the known schema, and keys given twice, are errors
- * that name the key's path.
- */
 
 
 
 
 
-/** What may be set beyond the dedicated inputs. */
 const ConfigSchema = lazy(() => strictObject({
     source_config: SourceConfigRequestSchema.nullish(),
     source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
     secret_references: array(SecretReferenceSchema).nullish(),
 }));
-/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
 function parseConfig(raw, workspace) {
     if (raw === '')
         return {};
@@ -62668,25 +61776,6 @@ function parseConfig(raw, workspace) {
     if (!result.success)
         fail(formatZodIssues(result.error).join('; '));
     return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/fork.ts
-/**
- * A fork's pull request without an api key: CI
- * systems give a fork's runs no secrets, so the key is empty and every input
- * filled from a secret is too. That is a problem of the run, not of a value:
- * it is found on the raw text, before any input is parsed, and it leads the
- * report, ahead of the empty values it causes.
- */
-
-/** Why an empty `api-key` cannot work on this run, and how to skip such runs; undefined when it is not a fork's. */
-function forkRunProblem(apiKey, run) {
-    if (apiKey !== '' || !isFromFork(run))
-        return undefined;
-    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
-    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
-    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
-    return `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/headers.ts
@@ -62782,17 +61871,11 @@ function parseHeaders(raw) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/health-check.ts
-/**
- * The `health-check` input (docs/how-it-works.md, "Live means answering"): empty (off), a path
- * starting with `/`, or a full address (https://, or http:// on a loopback host) that
- * may hold `{url}`, the deployment's address. Any other `{…}` is a mistake.
- */
 
 
 
 
 const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
-/** The check the input asks for; `undefined` when it is empty (off). */
 function parseHealthCheck(raw) {
     const text = raw.trim();
     if (text === '')
@@ -62889,25 +61972,15 @@ function parseImageReference(raw) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/name-template.ts
-/**
- * The deploy step's `name` beside `agents`: without a manifest it is the
- * deployment's name, and required; with one it is either empty (each
- * agent's deployment is named by the agent's name) or a template holding
- * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
- */
 
 
 
 
-/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
+/** Empty beside `agents`, else one name (checked against `agents` apart). */
 function parseNameOrTemplate(raw) {
     return raw === '' ? '' : parseName(raw);
 }
-/**
- * What is wrong with `name` beside the raw `agents` of its set, if anything:
- * empty without a manifest, or with one a text that does not hold `{agent}`
- * exactly once.
- */
+/** Without a manifest `name` is required; with one, empty or holding `{agent}` exactly once. */
 function nameBesideAgents(raw, set) {
     if ((set.agents ?? '') === '')
         return raw === '' ? NAME_REQUIRED : undefined;
@@ -62919,11 +61992,10 @@ function nameBesideAgents(raw, set) {
     const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
     return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
 }
-/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
 function deploymentName(template, agentName) {
     return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
 }
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+/** A problem for each value more than one agent has, naming them (`support and docs`). */
 function sharedValues(values, problem) {
     const byValue = new Map();
     for (const { key, value } of values) {
@@ -62934,13 +62006,7 @@ function sharedValues(values, problem) {
         .filter(([, keys]) => keys.length > 1)
         .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
 }
-/**
- * Every agent of `manifest` with a valid name, and the problems of the
- * others: a name (or, filled in `template`, a deployment name) that is not
- * one, named by its path (`agents.research.name`); two agents with one
- * deployment name; and the manifest's own (a bad key, an unknown entry
- * key). Every entry that reads a manifest names its agents so.
- */
+/** Every agent with a valid (deployment) name, and every problem: the others', shared names, the manifest's own. */
 function namedAgents(manifest, template) {
     const agents = [];
     // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
@@ -62966,11 +62032,8 @@ function namedAgents(manifest, template) {
 
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
- * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
- * lines and `#` comments ignored) or a JSON object. Messages never include a
- * value, and name a line by its number, never by its text: a line of a
- * multi-line value pasted by mistake may look like NAME=value, and its
- * "name" is then a piece of a secret.
+ * Messages never include a value, and name a line by its number, never its text: a line of
+ * a multi-line value pasted by mistake may look like NAME=value, its "name" a piece of a secret.
  */
 
 
@@ -62999,15 +62062,15 @@ function jsonEntries(raw) {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         fail('must be NAME=value lines or a JSON object');
     }
-    // Keys are named by position: a repeated key may be a value put in a name's place.
-    // A key repeated deeper, inside a value, fails below: a value must be a string.
+    // Named by position: a repeated key may be a value put in a name's place. Deeper ones fail
+    // below: a value must be a string.
     if (repeated !== undefined && repeated.path.length === 1) {
         fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
     }
     return Object.entries(parsed).map(([name, value], index) => ({
         name,
         value,
-        // An invalid key is not echoed: it may be a value put in its place.
+        // An invalid key is not echoed, for the same reason.
         where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
     }));
 }
@@ -63037,13 +62100,7 @@ function parseSecrets(raw) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts
-/**
- * The core's inputs, declared once (declare.ts says how): each input's name,
- * in action.yml's order, with its parser and its default. `INPUT_NAMES`,
- * `InputName`, the inputs masked before they are parsed and the parsed
- * values' type come from this one record (test/repo/contract.test.ts checks
- * each entry's set, these and its own, against its action.yml).
- */
+/** The core's inputs in action.yml's order (test/repo/contract.test.ts checks every entry's set against its action.yml). */
 
 
 
@@ -63055,17 +62112,13 @@ function parseSecrets(raw) {
 
 
 
-/**
- * `repository`, or the run's own when given empty (the default); the run's
- * own is on the run's host, when the run knows it.
- */
+/** `repository`, or the run's own when given empty (the default), on the run's host when known. */
 function parseRepositoryInput(raw, run) {
     const own = raw === '' || raw === run.repository;
     const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
     const host = own ? run.repositoryHost?.toLowerCase() : undefined;
     return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
 }
-/** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
 const core_inputs_INPUTS = {
     'api-url': input(parseApiUrl),
     'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
@@ -63091,47 +62144,33 @@ const core_inputs_INPUTS = {
     'dry-run': input(parseBoolean, { default: 'false' }),
     'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
 };
-/** The names of every input, in action.yml's order. */
 const INPUT_NAMES = namesOf(core_inputs_INPUTS);
-/** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = sensitiveNames(core_inputs_INPUTS);
-/** `name` in a set without `agents`: required, one deployment's name. */
 const REQUIRED_NAME = input(parseName);
-/**
- * Some of the core's inputs, as an entry that takes only those declares
- * them, in `names`' order; an entry that takes `name` without `agents`
- * takes it required.
- */
+/** Some of the core's inputs, in `names`' order; `name` without `agents` is required. */
 const core_inputs_pick = (names) => {
     const manifest = names.includes('agents');
     return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : core_inputs_INPUTS[name]]));
 };
+const DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 
 ;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
-/**
- * The inputs of the check of a deployment's own address: `health-check`,
- * `health-check-headers` and `health-check-expect`, read as one request, or none when
- * the check is off. Headers or an expected text without a
- * check would check nothing: an input error, before any request.
- */
 
 
-/** The three inputs, in action.yml's order. */
+
 const HEALTH_INPUT_NAMES = [
     'health-check',
     'health-check-headers',
     'health-check-expect',
 ];
-/** The check the inputs ask for; undefined when `health-check` is empty (off). */
 function healthRequest(inputs) {
     const check = inputs['health-check'];
     if (check === undefined)
         return undefined;
-    const expect = inputs['health-check-expect'];
     return {
         check,
         headers: { ...inputs['health-check-headers'] },
-        ...(expect === undefined ? {} : { expect }),
+        ...given({ expect: inputs['health-check-expect'] }),
     };
 }
 /** The header values of the check and the values of its query string: never printed. */
@@ -63140,7 +62179,7 @@ function healthSensitiveValues(inputs) {
     const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
     return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
 }
-/** Headers or an expected text given without a check. */
+/** Headers or an expected text without a check would check nothing. */
 function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
     if (inputs['health-check'] !== undefined)
         return [];
@@ -63154,11 +62193,7 @@ function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
             : [{ input: 'health-check-expect', problem }]),
     ];
 }
-/**
- * Headers or an expected text the step gives for a check nobody makes: neither the step
- * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
- * the agents that do).
- */
+/** The step's headers serve the agents whose entry sets `health-check`. */
 function unusedHealthProblems(inputs, words, manifest) {
     const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
     return checked === true ? [] : healthProblems(inputs, words);
@@ -63166,14 +62201,12 @@ function unusedHealthProblems(inputs, words, manifest) {
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
 
-/** The inputs that say where the service is and how to sign in, in action.yml's order. */
 const ACCESS_INPUT_NAMES = [
     'api-url',
     'api-key',
     'api-key-header',
     'headers',
 ];
-/** The extra headers, and the api key under `api-key-header` when one is given. */
 function serviceAccess(inputs) {
     const apiKey = inputs['api-key'];
     return {
@@ -63184,7 +62217,6 @@ function serviceAccess(inputs) {
         sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
     };
 }
-/** Problems of the access inputs that are each valid but do not go together. */
 function accessProblems(inputs) {
     const problems = [];
     const apiKeyHeader = inputs['api-key-header'].toLowerCase();
@@ -63197,7 +62229,6 @@ function accessProblems(inputs) {
     }
     return problems;
 }
-/** The service's access, or an `InputError` when its inputs do not go together. */
 function checkedAccess(inputs) {
     const problems = accessProblems(inputs);
     if (problems.length > 0)
@@ -63207,13 +62238,10 @@ function checkedAccess(inputs) {
 
 ;// CONCATENATED MODULE: ./src/service/known-values.ts
 /**
- * The service's enums (`status`, `source_config.deployment_type`)
- * are known lists, not walls. A value the action does not know is passed on
- * with one warning naming the known ones, and the service decides; a value
- * of the wrong type is still an input error (the schemas say so).
+ * The service's enums (`status`, `deployment_type`) are known lists, not walls: an unknown
+ * value is passed on with one warning, and the service decides.
  */
 
-/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one or none. */
 function unknownValueWarning(what, value, known) {
     if (value === undefined || value === null || known.includes(value))
         return undefined;
@@ -63221,13 +62249,7 @@ function unknownValueWarning(what, value, known) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
-/**
- * The core's inputs read into one typed deploy spec, before any request
- * (`readDeploySpec`): from inputs that each parsed on their own, `config` merged
- * under the explicit inputs, the request headers, and the checks that depend
- * on more than one input (mostly on `source`). Every such problem is found
- * before the spec is built, and all of them are reported together.
- */
+/** `config` merged under the explicit inputs, and every check across inputs reported together. */
 
 
 
@@ -63238,10 +62260,6 @@ function unknownValueWarning(what, value, known) {
 
 
 
-/** The fields of `record` whose value is not undefined: an input that was not given. */
-function given(record) {
-    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
 function requested(inputs) {
     const { config } = inputs;
     return {
@@ -63260,7 +62278,6 @@ function requested(inputs) {
         secretReferences: config.secret_references ?? null,
     };
 }
-/** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(inputs, wanted, run) {
     const problems = [
         ...accessProblems(inputs),
@@ -63292,10 +62309,7 @@ function needsImage(source, wanted) {
         },
     ];
 }
-/**
- * The image `config` gives, checked as the `image-uri` input is where it was
- * read; none when the input is given, which `config`'s gives way to.
- */
+/** `config`'s image, checked as `image-uri` is, unless the input (which wins) is given. */
 function configImageProblems(inputs) {
     const image = inputs.config.source_revision_config?.image_uri;
     if (inputs['image-uri'] !== undefined || image === undefined || image === null)
@@ -63331,7 +62345,6 @@ function codehostFields(inputs, wanted) {
     }
     return problems;
 }
-/** The fields only the spec's source has, or what that source needs and lacks. */
 function sourceFields(inputs, wanted) {
     const { source } = inputs;
     const missing = (problems, fields) => problems.length > 0 ? problems : fields;
@@ -63354,10 +62367,7 @@ function sourceFields(inputs, wanted) {
             return { source };
     }
 }
-/**
- * The spec's warnings: one for a `deployment_type` the action does not know,
- * which is sent as it is (the service decides).
- */
+/** A `deployment_type` the action does not know is sent as it is (the service decides). */
 function specWarnings(wanted) {
     const type = wanted.sourceConfig.deployment_type;
     const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
@@ -63375,7 +62385,7 @@ function commonFields(inputs, wanted, fields, run) {
         secrets: inputs.secrets,
         waitForReady: inputs['wait-for-ready'],
         waitTimeoutSeconds: inputs['wait-timeout'],
-        ...(health === undefined ? {} : { health }),
+        ...given({ health }),
         commit: commitRequest(inputs.commit, fields, run),
         onDrift: inputs['on-drift'],
         dryRun: inputs['dry-run'],
@@ -63388,7 +62398,6 @@ function commonFields(inputs, wanted, fields, run) {
         warnings: specWarnings(wanted),
     };
 }
-/** The deploy spec, or an `InputError` naming every input that does not fit the others. */
 function buildDeploySpec(inputs, run) {
     const wanted = requested(inputs);
     const problems = combinationProblems(inputs, wanted, run);
@@ -63399,16 +62408,13 @@ function buildDeploySpec(inputs, run) {
         throw new errors_InputError(problems);
     return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
-/**
- * Reads and validates every core input. Throws an `InputError` naming each
- * bad one: first every input that is wrong on its own, else every input
- * that does not fit the others.
- */
+/** Throws an `InputError`: every input wrong on its own, else every one that does not fit the others. */
 function readDeploySpec(read, run) {
     return buildDeploySpec(readInputs(INPUTS, read, run), run);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/deploy-request.ts
+
 
 
 
@@ -63431,9 +62437,8 @@ const ENTRY_INPUTS = [
     'health-check',
     'health-check-expect',
 ];
-/** How a problem of an agent's field is named: `agents.research.config`. */
 const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
-/** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
+/** The step's secrets the entry lists (all when it lists none). */
 function agentSecrets({ key, entry }, inputs, words) {
     const listed = entry.secrets;
     if (listed === undefined)
@@ -63450,10 +62455,6 @@ function agentSecrets({ key, entry }, inputs, words) {
     }
     return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
 }
-/**
- * The inputs among `fields` an agent's entry sets, each parsed as the step's input of
- * that name is; the problems named under the entry's path (`agents.research.config`).
- */
 function entryInputs({ key, entry }, fields, run) {
     const problems = [];
     const overrides = {};
@@ -63472,7 +62473,6 @@ function entryInputs({ key, entry }, fields, run) {
     }
     return { overrides, problems };
 }
-/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
 function agentInputs(agent, inputs, run) {
     const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
     const secrets = agentSecrets(agent, inputs, wordsOf(run));
@@ -63482,11 +62482,7 @@ function agentInputs(agent, inputs, run) {
         overrides.secrets = secrets.value;
     return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
 }
-/**
- * One agent's request, or its problems: those of its entry, else those its
- * spec's checks report, named under the agent's path (the service's access
- * is the step's, checked once for all agents).
- */
+/** One agent's request, or its problems: its entry's, else its spec's. */
 function agentRequest(agent, inputs, run) {
     const own = agentInputs(agent, inputs, run);
     if (own.problems.length > 0)
@@ -63495,12 +62491,11 @@ function agentRequest(agent, inputs, run) {
     const access = [...ACCESS_INPUT_NAMES, ...stepOnlyHealth(agent)];
     try {
         const spec = buildDeploySpec(own.inputs, run);
-        const { environment } = agent.entry;
         return {
             key: agent.key,
             name: agent.name,
             spec,
-            ...(environment === undefined ? {} : { environment }),
+            ...given({ environment: agent.entry.environment }),
         };
     }
     catch (error) {
@@ -63511,10 +62506,7 @@ function agentRequest(agent, inputs, run) {
             .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
     }
 }
-/**
- * The health inputs an agent's problems leave to the step: the step's headers (and its
- * expected text) may serve the agents that set a check, and need not fit the others.
- */
+/** The step's health headers and text may serve the agents that set a check, and need not fit the others. */
 function stepOnlyHealth(agent) {
     const names = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
     return names.filter((name) => !(name in agent.entry));
@@ -63529,20 +62521,13 @@ function sharedEnvironments(manifest) {
         problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
     }));
 }
-/**
- * What the step's deploy is asked to do: every agent of its manifest, or its one deployment
- * (`flat`); else one `InputError` naming every problem. Nothing is sent.
- */
+/** Every agent of the manifest, or the one deployment; else one `InputError` naming every problem. */
 function deployRequest(inputs, run) {
     if (inputs.agents !== undefined)
         return manifestRequest(inputs, run);
     const spec = buildDeploySpec(inputs, run);
     return { layout: 'flat', source: 'inline', agents: [{ key: spec.name, name: spec.name, spec }] };
 }
-/**
- * Every agent of the step's manifest as its deploy is to run, or one
- * `InputError` naming every problem of every agent. Nothing is sent.
- */
 function manifestRequest(inputs, run) {
     const manifest = inputs.agents;
     if (manifest === undefined) {
@@ -63579,9 +62564,8 @@ function flatSummary(summary) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/errors.ts
-/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
 
-/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
+/** Carries the deployment the run found, so the outputs can still say which. */
 class DeploymentError extends ActionError {
     name = 'DeploymentError';
     deployment;
@@ -63592,10 +62576,7 @@ class DeploymentError extends ActionError {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
-/**
- * Phases as events, which the views make log groups: runs a phase headed `name`, a `phase`
- * event as it starts, a `phase_over` as it ends, however.
- */
+/** Runs `work` between a `phase` and a `phase_over` event (the views' log group), however it ends. */
 function inGroup({ events }) {
     return async (name, phase, work) => {
         events?.({ kind: 'phase', phase, message: name, grouped: true });
@@ -63609,16 +62590,10 @@ function inGroup({ events }) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/find.ts
-/**
- * A deployment looked for by its exact name, the one way the deploy, `status` and retire
- * find it: the service filters by substring, and does not enforce unique names.
- */
+/** The one way to find a deployment by its exact name: the service filters by substring, and does not enforce unique names. */
 
 
-/**
- * The deployment named exactly `name` (`pickOne`'s choice among several), looked for in a log
- * group of its own; `said` writes what was found there.
- */
+/** Looked for in a log group of its own; `said` writes what was found there. */
 function findDeployment(name, dependencies, said) {
     const { service, logger } = dependencies;
     return inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => {
@@ -63627,11 +62602,7 @@ function findDeployment(name, dependencies, said) {
         return found;
     });
 }
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
+/** Among several of the name: one not being deleted, then the oldest; a warning names every id. */
 function pickOne(found, name, logger) {
     const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
         Date.parse(a.created_at) - Date.parse(b.created_at));
@@ -63641,50 +62612,10 @@ function pickOne(found, name, logger) {
     return first;
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/repository.ts
-/**
- * Which repository a codehost deploy builds from: the entry of the
- * integration's listing for the step's `repository` (on its code host, when
- * the run knows it), exact, else case-insensitive; else an error that says
- * what the integration does list.
- */
-
-
-/** Repositories named in the error when the wanted one is not listed. */
-const REPOSITORIES_SHOWN = 5;
-/** `owner/name`. */
-const fullName = (repository) => `${repository.owner}/${repository.name}`;
-/** A listed repository's host, lower-cased ('' when its url is no URL). */
-const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
-/**
- * The listing's entry for `spec.repository` (on its host, if named): exact,
- * else case-insensitive. The listing is `repositories`' when given (one
- * listing that several agents share), else the service's own.
- */
-async function resolveRepository(service, spec, repositories) {
-    const { host } = spec.repository;
-    const listed = await (repositories ?? ((id) => service.listRepositories(id)))(spec.integrationId);
-    const onHost = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
-    const name = fullName(spec.repository);
-    const match = onHost.find((repository) => fullName(repository) === name) ??
-        onHost.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
-    if (match !== undefined)
-        return match;
-    const wanted = host === undefined ? name : `${name} on ${host}`;
-    if (onHost.length === 0) {
-        const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
-        throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
-    }
-    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
-    const more = onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
-    throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
-}
-
 ;// CONCATENATED MODULE: ./src/run/decisions/deploy.ts
 /**
- * The deploy flow's decisions: which repository (codehost), which deployment
- * of the name, reuse or create — never two from one name where the service
- * lets the action prevent it, and a warning with every id where it cannot.
+ * Which repository, which deployment of the name, reuse or create: never two from one name
+ * where the service lets the action prevent it, and a warning with every id where it cannot.
  */
 
 
@@ -63693,17 +62624,9 @@ async function resolveRepository(service, spec, repositories) {
 
 
 
-/**
- * When the service may have created a deployment that its listing does not
- * show yet (it promises no read-after-write), the name is looked up again
- * after each of these pauses: 6 s in all, before concluding it was not created.
- */
+/** The listing may lag a create (no read-after-write): the name is looked up after each pause. */
 const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
-/**
- * The service stored a created deployment under another name: the step fails,
- * since the next run would not find it, but what was created is known, so
- * the outputs say it, so that a person can remove it.
- */
+/** A create stored under another name fails the step (the next run would not find it); the outputs still say what was created. */
 class RenamedError extends ActionError {
     name = 'RenamedError';
     created;
@@ -63713,7 +62636,6 @@ class RenamedError extends ActionError {
         this.created = created;
     }
 }
-/** The body of the create call for the spec (and the resolved repository). */
 function buildCreateRequest(spec, repository) {
     const request = {
         name: spec.name,
@@ -63736,11 +62658,9 @@ function buildCreateRequest(spec, repository) {
     }
     return request;
 }
-/** A deployment found by its name that the step cannot reuse. */
 class NotReusableError extends DeploymentError {
     name = 'NotReusableError';
 }
-/** A deployment found by its name, fit to reuse: same source, not being deleted. */
 function checkReusable(deployment, spec, words) {
     if (deployment.source !== spec.source) {
         throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or deploy with source ${deployment.source}.`, deployment);
@@ -63750,10 +62670,6 @@ function checkReusable(deployment, spec, words) {
     }
     return deployment;
 }
-/**
- * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
- * deployment is listed: the service's listing may lag its writes.
- */
 async function findSettled(name, dependencies) {
     const { service, clock, signal, logger } = dependencies;
     for (const pause of SETTLE_PAUSES_MS) {
@@ -63765,11 +62681,7 @@ async function findSettled(name, dependencies) {
     return undefined;
 }
 const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
-/**
- * The reconcile hook of the create: after a 409 or a create that may have
- * taken effect, what is there under the name. A 409 with nothing listed
- * fails; an ambiguous create with nothing listed is tried again.
- */
+/** After a 409 or a create that may have taken effect: a 409 with nothing listed fails; an ambiguous create is tried again. */
 function reconcileCreate(name, dependencies) {
     const { logger } = dependencies;
     return async (failure) => {
@@ -63794,12 +62706,7 @@ function reconcileCreate(name, dependencies) {
         return undefined;
     };
 }
-/**
- * After a create: the name the service stored must be the one asked for
- * (else every run would create another), and one more look-up warns when the
- * name now has more than one deployment (two runs raced on a service that
- * does not enforce unique names).
- */
+/** After a create: the stored name must be the asked one, and a look-up warns when two runs raced to the name. */
 async function checkCreated(created, dependencies) {
     const { deployment } = created;
     const name = created.request.name;
@@ -63813,11 +62720,7 @@ async function checkCreated(created, dependencies) {
         dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
     }
 }
-/**
- * The create call, reconciled: the deployment and whether this run
- * created it. The answer to this run's own create is the deployment; one
- * found by a look-up is checked like any other found by its name.
- */
+/** The create, reconciled; a deployment found by a look-up is checked like any found by its name. */
 async function deploy_create(spec, request, repository, dependencies, onCreated) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
     const deployment = via === 'answer' ? value : checkReusable(value, spec, dependencies.service.words);
@@ -63825,18 +62728,15 @@ async function deploy_create(spec, request, repository, dependencies, onCreated)
     const created = via !== 'conflict';
     if (created)
         onCreated?.({ request, repository, deployment, created });
-    // A deployment found by the reconcile look-up has the exact name, and that
-    // look-up already warned about duplicates: only the create's own answer is checked.
+    // The reconcile look-up found the exact name and warned about duplicates already.
     if (via === 'answer') {
         await checkCreated({ request, repository, deployment, created }, dependencies);
     }
     return { deployment, created };
 }
 /**
- * Resolve, find, then reuse or create (or, in a dry run, say what would be
- * created). The hooks are told the create's body and the deployment created
- * as soon as each is known, so a run that fails or is cancelled after can
- * still say what it asked for and what exists.
+ * Resolve, find, then reuse or create (or say what a dry run would). The hooks hear the body
+ * and the created deployment at once, so a run that fails later still says what exists.
  */
 async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
     const { service, logger } = dependencies;
@@ -63878,7 +62778,6 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
 
-/** The schedule as a wait starts at `now`: no check yet. */
 function startSchedule(options, now) {
     return {
         intervalMs: options.initialIntervalMs,
@@ -63889,7 +62788,6 @@ function startSchedule(options, now) {
         slowdownMs: 0,
     };
 }
-/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
 function refusalOf(failure) {
     if (!(failure instanceof ServiceError))
         return { throttled: false };
@@ -63899,7 +62797,6 @@ function refusalOf(failure) {
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     };
 }
-/** What to do at `now`, for a wait that ends at `deadline`. */
 function nextMove(schedule, deadline, now) {
     const remaining = deadline - now;
     if (remaining <= 0)
@@ -63910,7 +62807,6 @@ function nextMove(schedule, deadline, now) {
         return { kind: 'pause-to-deadline', pauseMs: remaining };
     return { kind: 'check', pauseMs: Math.max(0, wanted) };
 }
-/** A check starts at `now`: the next interval grows. */
 function checkStarted(schedule, options, now) {
     return {
         ...schedule,
@@ -63923,20 +62819,15 @@ function checkStarted(schedule, options, now) {
 function checkTimeoutMs(deadline, now) {
     return Math.max(1_000, deadline - now);
 }
-/** The service answered a check: no failure in a row, no pause asked. */
 function answered(schedule) {
     return { ...schedule, failedInARow: 0, throttledInARow: 0, slowdownMs: 0 };
 }
-/** The pause asked by a refusal, `throttled` being the `429`s before it in a row; at most `maxSlowdownMs`. */
+/** `throttled`: the `429`s before it in a row. */
 function slowdownOf(refusal, throttled, options) {
     const asked = refusal.retryAfterMs ?? (refusal.throttled ? options.maxIntervalMs * 2 ** throttled : 0);
     return Math.min(asked, options.maxSlowdownMs);
 }
-/**
- * A check failed. A `429` is no failure (the deadline still holds): the
- * checks slow down. Any other counts as failed in a row, and pauses the
- * checks when the service names a pause.
- */
+/** A `429` only slows the checks (the deadline still holds); any other failure counts in a row. */
 function refused(schedule, refusal, options) {
     if (refusal.throttled) {
         return {
@@ -63952,44 +62843,25 @@ function refused(schedule, refusal, options) {
         failedInARow: schedule.failedInARow + 1,
     };
 }
-/** More failed checks in a row than the wait tolerates: it gives up. */
 function givesUp(schedule, options) {
     return schedule.failedInARow > options.maxFailedPolls;
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/status-checks.ts
 /**
- * The status checks of several waits as one request a check: every agent
- * that waits asks `check(id, timeoutMs)` on its own schedule (wait.ts), and
- * the checks asked meanwhile leave together as
- * `GET /v2/deployments?deployment_ids=A,B,…&limit=100` (100 ids a request).
- *
- * The requests keep one wait's pace whatever the number of agents: they
- * start no closer than the schedule of wait-schedule.ts allows (1 s, then
- * 2 s, start to start), and after a `429` or a `Retry-After` not before the
- * pause the service asked for. One agent alone therefore makes the same
- * requests at the same moments as a wait that calls `getById` itself.
- *
- * Every request holds the ids of all agents that asked lately (within two
- * of the longest intervals), so a check asked while a request that holds its
- * id is under way takes that request's answer rather than wait for the
- * next. Each check is told when the request that answers it left, so that
- * its wait measures the service's silence from then, not from its turn in
- * the queue. A failed request fails every check it serves with the same error:
- * each wait counts it, and slows down on a `429`, as it does alone. A
- * request that answers serves each check from its own record alone
- * (`Service.getByIds`): a record the service garbled fails that agent's
- * check as its own answer would, and no other.
- *
- * Deadlines: a request may take as long as the nearest deadline of the
- * checks it starts with allows (at least a second, as one wait's last
- * check), and a check joins a request under way only when that request
- * ends by the check's own deadline; otherwise it waits for the next. No
- * check waits past its own deadline: one the service's pause would hold
- * past it fails at once with the refusal that asked for the pause (its
- * wait then ends on time, as a wait alone pauses to its deadline), and one
- * the pace would send past it ends at its deadline, unsent
- * (`CheckNotSentError`).
+ * The status checks of every waiting agent as one request
+ * (`GET /v2/deployments?deployment_ids=A,B,…`, 100 ids a request), at one wait's pace whatever
+ * the number of agents (wait-schedule.ts; after a `429` or `Retry-After`, the pause asked), so
+ * one agent alone makes the same requests at the same moments as a wait calling `getById`.
+ * A request holds every id asked lately (within two of the longest intervals), so a check
+ * asked while one holding its id is under way takes its answer. Each check is told when its
+ * request left: a wait measures the service's silence from then. A failed request fails every
+ * check it serves (each wait counts it, and slows down on a `429`); a garbled record fails
+ * only its agent's check.
+ * Deadlines: a request may take until the nearest deadline of its checks (at least 1 s); a
+ * check joins one under way only when it ends by the check's deadline. No check waits past
+ * its deadline: one the service's pause would hold past it fails at once with that refusal,
+ * one the pace would send past it ends unsent (`CheckNotSentError`).
  */
 
 
@@ -63997,7 +62869,7 @@ function givesUp(schedule, options) {
 
 
 
-/** A check whose deadline came before the pace let it leave: its wait ends, not live. */
+/** Its deadline came before the pace let it leave: its wait ends, not live. */
 class CheckNotSentError extends ActionError {
     name = 'CheckNotSentError';
 }
@@ -64007,12 +62879,10 @@ class StatusChecks {
     #signal;
     #wait;
     #schedule;
-    /** No request before this (a pause the service asked for)... */
+    /** No request before this: a pause the service asked for, by this refusal. */
     #heldUntil = Number.NEGATIVE_INFINITY;
-    /** ...by this refusal. */
     #heldBy;
     #queued = [];
-    /** Each id asked lately, and when last. */
     #lately = new Map();
     #underWay = new Set();
     #pumping = false;
@@ -64023,7 +62893,7 @@ class StatusChecks {
         this.#wait = options.wait ?? DEFAULT_WAIT;
         this.#schedule = startSchedule(this.#wait, this.#clock.now());
     }
-    /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
+    /** `RunDependencies.statusCheck`: the deployment as the next request lists it. */
     check = (id, timeoutMs, sent) => new Promise((resolve, reject) => {
         const now = this.#clock.now();
         const asked = { id, deadline: now + timeoutMs, sent, resolve, reject };
@@ -64040,7 +62910,6 @@ class StatusChecks {
         if (!this.#pumping)
             void this.#pump();
     });
-    /** Sends the queued checks as the pace allows, until none is left. */
     async #pump() {
         this.#pumping = true;
         try {
@@ -64080,7 +62949,6 @@ class StatusChecks {
                 : new CheckNotSentError(`no status check of ${asked.id} before its deadline: the checks are paced`));
         }
     }
-    /** One request a hundred ids: the queued checks' first, then those asked lately. */
     #send() {
         const now = this.#clock.now();
         this.#schedule = checkStarted(this.#schedule, this.#wait, now);
@@ -64104,7 +62972,6 @@ class StatusChecks {
             void this.#answer(batch, timeoutMs);
         }
     }
-    /** The request's answer to each check it serves, or its failure to each. */
     async #answer(batch, timeoutMs) {
         try {
             const found = await this.#service.getByIds([...batch.ids], timeoutMs);
@@ -64112,7 +62979,6 @@ class StatusChecks {
             this.#schedule = answered(this.#schedule);
             for (const asked of batch.checks) {
                 const answer = found.get(asked.id);
-                // A record that cannot be taken is that agent's answer alone, as if it had asked alone.
                 if (answer instanceof ServiceError)
                     asked.reject(answer);
                 else
@@ -64138,7 +63004,6 @@ class StatusChecks {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-heartbeat.ts
 
-/** What the log says changed: the status, the revisions, the commit. */
 function progressKey(deployment) {
     const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
     return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
@@ -64148,7 +63013,6 @@ class Heartbeat {
     #heartbeatMs;
     #events;
     #started;
-    /** The last line said: the state it showed, and when. */
     #shown;
     constructor(clock, heartbeatMs, events, started) {
         this.#clock = clock;
@@ -64156,29 +63020,24 @@ class Heartbeat {
         this.#events = events;
         this.#started = started;
     }
-    /** The state's line and its `status_change`, when the last line showed another state (or none was said). */
     show(state) {
         if (this.#shown !== undefined && this.#shown.key === progressKey(state.deployment))
             return;
         this.say(state);
         this.#changed(state.deployment, state.missing);
     }
-    /** The wait is over, live: the change that made it live is one too, when a line showed the deployment before. */
+    /** The change that made it live is one too, when a line showed the deployment before. */
     live(deployment) {
         if (this.#shown !== undefined && this.#shown.key !== progressKey(deployment)) {
             this.#changed(deployment, '');
         }
         this.#events?.({ kind: 'wait_over', outcome: 'live' });
     }
-    /** The wait is over, not live; `end`, to return. */
     over(outcome, end) {
         this.#events?.({ kind: 'wait_over', outcome });
         return end;
     }
-    /**
-     * The line of the wait's state; `note` says why the next check comes later
-     * than usual, or that the service has not answered the one in flight.
-     */
+    /** `note`: why the next check is late, or that the one in flight has no answer yet. */
     say(state, note) {
         this.#events?.({
             kind: 'waiting',
@@ -64189,7 +63048,6 @@ class Heartbeat {
         });
         this.#shown = { key: progressKey(state.deployment), at: this.#clock.now() };
     }
-    /** The deployment's state as it is now, to the events' sink. */
     #changed(deployment, waitingFor) {
         this.#events?.({
             kind: 'status_change',
@@ -64199,12 +63057,7 @@ class Heartbeat {
             waitingFor,
         });
     }
-    /**
-     * Awaits `work` with a line whenever the heartbeat is due meanwhile: a
-     * timer on the clock, so that a pause and a check the service does not
-     * answer (it may block for the request's whole timeout) are alike. `note`
-     * says, when the line is due, why nothing changed (if it knows).
-     */
+    /** Awaits `work`, a line whenever the heartbeat is due: a timer, so a pause and an unanswered check are alike. */
     async beating(state, work, note) {
         const clock = this.#clock;
         const since = clock.now();
@@ -64231,15 +63084,9 @@ class Heartbeat {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait.ts
 /**
- * Waiting until a deployment is live (goal.ts decides what that is, once for
- * each state of the deployment seen): the checks and what the log says
- * meanwhile. Checks `getById` (or the checks several waits share,
- * status-checks.ts) on the schedule of wait-schedule.ts (every second at
- * first, then every 2 s at most, slower as the service asks with a `429` or
- * a `Retry-After`) up to a deadline, tolerating a few failed checks
- * in a row. A deployment that already is live needs no check. The views get
- * a line at each change and, while nothing changes, a heartbeat
- * (wait-heartbeat.ts).
+ * Waiting until a deployment is live: `getById` (or the shared checks, status-checks.ts) on
+ * the schedule of wait-schedule.ts up to a deadline, tolerating a few failed checks in a row.
+ * A deployment already live needs no check.
  */
 
 
@@ -64252,11 +63099,7 @@ class Heartbeat {
 
 /** A check in flight for less than this is no silence of the service worth a word. */
 const SILENCE_MS = 1_000;
-/**
- * One check: the deployment as the service lists it now, why the check
- * failed, or nothing when the shared checks reached the deadline unsent.
- * `sent` is told when its request left.
- */
+/** The deployment as listed now, why the check failed, or nothing when it reached the deadline unsent. */
 async function wait_check(dependencies, id, timeoutMs, sent) {
     const { service, statusCheck, clock } = dependencies;
     const alone = (asked, ms) => {
@@ -64270,7 +63113,6 @@ async function wait_check(dependencies, id, timeoutMs, sent) {
     catch (error) {
         if (error instanceof ServiceError && error.transient)
             return error;
-        // The deadline came before the shared checks' pace let this one leave: no answer, no failure.
         if (error instanceof CheckNotSentError)
             return undefined;
         throw error;
@@ -64283,7 +63125,6 @@ function noteUnknownStatus(status, known, logger) {
     known.add(status);
     logger.info(`status ${untrusted(status)} is not one this release knows: waiting through it`);
 }
-/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing, what to do. */
 function timedOut(name, schedule, options, { missing, remedy }, words) {
     const { slowdownMs } = schedule;
     const slowed = slowdownMs > 0
@@ -64292,38 +63133,27 @@ function timedOut(name, schedule, options, { missing, remedy }, words) {
     const advice = remedy ?? `Raise ${words.waitTimeout}, or look at the deployment in the service.`;
     return `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. ${advice}`;
 }
-/**
- * One check, with the heartbeat's lines meanwhile: they say the service's
- * silence counted from when the request left, not from the check's turn in
- * a shared queue.
- */
+/** A check, its heartbeat counting the service's silence from when the request left, not from its turn in the queue. */
 function beatingCheck(heartbeat, state, dependencies, id, timeoutMs) {
     let sentAt;
     return heartbeat.beating(state, () => wait_check(dependencies, id, timeoutMs, (at) => {
         sentAt = at;
     }), () => silence(sentAt, dependencies.clock.now()));
 }
-/** What the heartbeat adds while a check is in flight: the service's silence since its request left, if long. */
 function silence(sentAt, now) {
     if (sentAt === undefined || now - sentAt < SILENCE_MS)
         return undefined;
     return `the service has not answered a status check for ${formatDuration(now - sentAt)}`;
 }
-/** The note of a `429`: asked to slow down, which is no failure (the deadline still holds). */
 function slowingDown(schedule) {
     return `the service asked to slow down (429): next check in ${formatDuration(schedule.slowdownMs)}`;
 }
-/** The warning of a failed check the wait tolerates, and when the next comes if the service said. */
 function failedCheck(schedule, options, failure) {
     const { slowdownMs } = schedule;
     const later = slowdownMs > 0 ? `; next check in ${formatDuration(slowdownMs)}, as it asked` : '';
     return `check ${schedule.checks} failed (${schedule.failedInARow} of ${options.maxFailedPolls} tolerated in a row): ${failure}${later}`;
 }
-/**
- * Checks until the deployment is live; the deployment, and how it is live.
- * `decided` is how live `initial` is, when the caller decided it already:
- * it is not decided again.
- */
+/** Checks until the deployment is live. `decided`: how live `initial` is, when the caller knows. */
 async function waitUntilLive(initial, goal, options, dependencies, decided) {
     const { service, clock, logger, signal, events } = dependencies;
     const started = clock.now();
@@ -64383,29 +63213,23 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
 ;// CONCATENATED MODULE: ./src/run/decisions/address-pace.ts
 
 
-/** The most checks of one address in the last minute (at the shipped pace: 60 s). */
 const CHECKS_A_MINUTE = 30;
-/** The key of an address: the same origin, path and query (no fragment), the same headers. */
 function address_pace_keyOf(address, headers) {
-    let where = address;
-    try {
-        const url = new URL(address);
+    // An address that is no URL is refused by the check; its text is its key.
+    const url = URL.canParse(address) ? new URL(address) : undefined;
+    if (url !== undefined)
         url.hash = '';
-        where = url.href;
-    }
-    catch {
-        // An address that is no URL is refused by the check; its text is its key.
-    }
-    return JSON.stringify([where, Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1))]);
+    return JSON.stringify([
+        url?.href ?? address,
+        Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)),
+    ]);
 }
-/** The health checks of a run (one for all its agents), each address at one pace. */
 class AddressChecks {
     #clock;
     #ask;
     #redact;
-    /** Half the shortest tick: checks asked closer than this to the last one are of its tick. */
     #sameTickMs;
-    /** The minute the cap counts (30 of the longest intervals: 60 s at the shipped pace). */
+    /** 30 of the longest intervals: 60 s at the shipped pace. */
     #windowMs;
     #addresses = new Map();
     constructor(options) {
@@ -64416,7 +63240,6 @@ class AddressChecks {
         this.#sameTickMs = wait.initialIntervalMs / 2;
         this.#windowMs = CHECKS_A_MINUTE * wait.maxIntervalMs;
     }
-    /** The answer of `address` for this tick: the one under way, the last one, or a new check's. */
     answer = async (address, ask) => {
         const key = address_pace_keyOf(address, ask.headers);
         const paced = this.#addresses.get(key) ?? { starts: [] };
@@ -64430,7 +63253,6 @@ class AddressChecks {
             return last;
         return this.#check(address, ask, paced, now);
     };
-    /** Whether the last answer stands at `now`: of this tick, or the address has had its 30 this minute. */
     #paced(paced, now) {
         const { last, starts } = paced;
         if (last !== undefined && now - last.at < this.#sameTickMs)
@@ -64439,17 +63261,9 @@ class AddressChecks {
         paced.starts = starts.filter((at) => at > since);
         return paced.starts.length >= CHECKS_A_MINUTE;
     }
-    /** A new check of the address, shared by whoever asks while it is under way. */
     async #check(address, ask, paced, at) {
-        const { headers, proxy, signal, timeoutMs } = ask;
-        const answer = this.#ask(address, {
-            headers,
-            ...(proxy === undefined ? {} : { proxy }),
-            ...(signal === undefined ? {} : { signal }),
-            ...(this.#redact === undefined ? {} : { redact: this.#redact }),
-            timeoutMs,
-        });
-        const underWay = { at, endsBy: at + timeoutMs, answer };
+        const answer = this.#ask(address, { ...ask, redact: this.#redact });
+        const underWay = { at, endsBy: at + ask.timeoutMs, answer };
         paced.underWay = underWay;
         paced.starts.push(at);
         try {
@@ -64467,11 +63281,7 @@ class AddressChecks {
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/live-wait.ts
-/**
- * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
- * until the deployment is live, and what the log says of it then. The wait
- * itself is run/decisions/wait.ts.
- */
+/** The wait as a phase of the deploy's and `status`'s flows; the wait itself is run/decisions/wait.ts. */
 
 
 
@@ -64480,10 +63290,7 @@ class AddressChecks {
 
 
 
-/**
- * The goal with the check of the deployment's address, when one is asked: its checks
- * go on as long as the wait may (one check's bound without a wait).
- */
+/** The goal with the health check, when asked: it checks as long as the wait may (one check without). */
 function live_wait_withHealth(goal, asked, dependencies, proxy) {
     if (asked.health === undefined)
         return goal;
@@ -64506,9 +63313,8 @@ function live_wait_withHealth(goal, asked, dependencies, proxy) {
     return { ...goal, health: probe };
 }
 /**
- * Without a wait: a health check that did not answer as asked is a warning; one asked for
- * and not made (the deployment not live yet) is a notice that says so. One that can never
- * answer (no `url` to check) fails the step (`stepFailure`), after the outputs.
+ * Without a wait: a health check not answering as asked is a warning, one not made (not live
+ * yet) a notice. One that can never answer (no `url`) fails the step (`stepFailure`).
  */
 function noteHealth(asked, liveness, logger, words) {
     const { name } = asked;
@@ -64530,11 +63336,7 @@ function noteSuperseded(goal, liveness, logger) {
     const newer = goal.orders?.of(liveness.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
     logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(liveness.supersededBy))} is live instead`);
 }
-/**
- * Waits, in a log group, until the deployment is live, from how live it was
- * found (not decided again); the deployment as it ends up, how live it is, and
- * why it is not when the wait ended without it.
- */
+/** Waits in a log group, from how live it was found (not decided again); why not, when not live. */
 async function waitForLive(asked, found, liveness, goal, dependencies) {
     const { logger } = dependencies;
     const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
@@ -64547,16 +63349,15 @@ async function waitForLive(asked, found, liveness, goal, dependencies) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/findings.ts
-/** A difference as it is shown: its field and values only (the `drift` output's entries). */
+/** The `drift` output's entry: field and values only. */
 function shownDrift({ field, wanted, live }) {
     return { field, wanted, live };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/run-record.ts
 /**
- * What the run knows at any point, kept in one record: it sets the outputs as
- * soon as they are known, and the job summary is written from it, whether the
- * run succeeded or not.
+ * What the run knows at any point, kept in one record: it sets the outputs as soon as they
+ * are known, and the summary is written from it, whether the run succeeded or not.
  */
 
 
@@ -64565,72 +63366,68 @@ function shownDrift({ field, wanted, live }) {
 
 
 
-/**
- * Why a run failed, for its outcome: the message (already redacted), whether
- * it was cancelled (saying in which state it left the deployment), and the
- * stack of an unexpected error, for the debug log.
- */
-function failureOf(error, deployment, redact) {
-    if (error instanceof CancelledError) {
-        const state = deployment === undefined
-            ? ''
-            : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
-        return {
-            failure: `The run was cancelled${state}; the outputs hold what was known.`,
-            cancelled: true,
-        };
-    }
-    return { failure: redact(describeError(error)), cancelled: false, ...stackOf(error) };
-}
-/** The stack of an unexpected error, for the debug log: an expected one (an ActionError) says all in its message. */
+/** The stack of an unexpected error, for the debug log: an ActionError says all in its message. */
 function stackOf(error) {
     return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
 }
-class RunRecord {
+/** How a run about one deployment ends: why it failed (redacted), and an unexpected error's stack. */
+class RunEnding {
+    failure;
+    #stack;
+    /** The run was cancelled (SIGINT, SIGTERM). */
+    cancelled = false;
+    /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
+    notLive(failure, redact) {
+        this.failure = redact(failure);
+    }
+    /** A cancel says in which state it left the deployment. */
+    failed(error, redact) {
+        const { deployment } = this;
+        this.cancelled = error instanceof CancelledError;
+        if (!this.cancelled) {
+            this.failure = redact(describeError(error));
+            this.#stack = stackOf(error).stack;
+            return;
+        }
+        const state = deployment === undefined
+            ? ''
+            : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
+        this.failure = `The run was cancelled${state}; the outputs hold what was known.`;
+    }
+    get ending() {
+        return { failure: this.failure, stack: this.#stack };
+    }
+}
+class RunRecord extends RunEnding {
     spec;
-    /** What a create would send, once the repository is resolved, before any deployment is found. */
+    /** What a create would send, before any deployment is found. */
     #request;
     #result;
     #goal;
-    /** The deployment's latest state (after waiting, when the run waited). */
     #deployment;
-    /**
-     * Whether the deployment is live, and how: decided by the flow for the
-     * deployment it found and by the wait for each one it sees (goal.ts,
-     * `decideLive`), stored with it; the outputs, reports and summary read it.
-     */
+    /** Decided by the flow and the wait (`decideLive`), never here. */
     #liveness;
-    /** Why the run failed, already redacted. */
-    #failure;
-    /** The stack of an unexpected error, for the debug log. */
-    #stack;
-    /** The run was cancelled (SIGINT, SIGTERM). */
-    #cancelled = false;
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
     #reported = false;
-    /** The commit of each revision the run saw live (latest and active), by revision id. */
+    /** By revision id: the commit of each revision the run saw live (latest and active). */
     #liveCommits = new Map();
     #setOutputs;
     constructor(spec, setOutputs) {
+        super();
         this.spec = spec;
         this.#setOutputs = setOutputs;
     }
-    /**
-     * The deployment this run created, the moment the service answers the
-     * create: the outputs name it even when a check after it fails or the run
-     * is cancelled, so a person knows what exists.
-     */
+    /** The moment the service answers the create: the outputs name it whatever fails after. */
     created(result) {
         this.#result = result;
         this.seen(result.deployment, undefined);
     }
-    /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
+    /** `liveness`: none when a dry run would create the deployment. */
     deployed(result, goal, liveness) {
         this.#result = result;
         this.#goal = goal;
         this.seen(result.deployment, liveness);
     }
-    /** The differences, as they are shown: none before the goal is known. */
     get #drift() {
         return (this.#goal?.drift ?? []).map(shownDrift);
     }
@@ -64642,7 +63439,6 @@ class RunRecord {
         const commit = this.#liveCommits.get(active);
         return commit === undefined ? { revision: active } : { revision: active, commit };
     }
-    /** The deployment's state as the run sees it now, and how live it is (none without a goal). */
     seen(deployment, liveness) {
         const active = deployment?.active_revision_id ?? null;
         const commit = deployment === undefined ? undefined : latestCommit(deployment);
@@ -64657,7 +63453,6 @@ class RunRecord {
         }
         this.#setOutputs(outputsOf(this.#result, this.#deployment, { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health }, this.spec.dashboardUrl), this.summary(undefined));
     }
-    /** The run in the core's words, for the adapter's progress hooks. */
     report(stage, waitingFor) {
         const { spec } = this;
         const result = this.#result;
@@ -64677,7 +63472,7 @@ class RunRecord {
             stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
             waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
             never: verdict?.live === false && verdict.final === true,
-            failure: this.#failure,
+            failure: this.failure,
             drift: this.#drift,
             url: deployment?.source_config.custom_url ?? undefined,
             health: verdict?.health,
@@ -64686,35 +63481,18 @@ class RunRecord {
     }
     /** How the run ended, for the last report. */
     get stage() {
-        if (this.#cancelled)
+        if (this.cancelled)
             return 'cancelled';
-        if (this.#failure !== undefined)
+        if (this.failure !== undefined)
             return 'failed';
         return this.#liveness?.live === true ? 'live' : 'not-live';
-    }
-    /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
-    notLive(failure, redact) {
-        this.#failure = redact(failure);
-    }
-    failed(error, redact) {
-        ({
-            cancelled: this.#cancelled,
-            failure: this.#failure,
-            stack: this.#stack,
-        } = failureOf(error, this.#deployment, redact));
     }
     get deployment() {
         return this.#deployment;
     }
-    /** Why the run failed (redacted), and the stack of an unexpected error. */
-    get ending() {
-        return { failure: this.#failure, stack: this.#stack };
-    }
-    /** What a create would send: the repository resolved, before any deployment is found. */
     requested(request) {
         this.#request = request;
     }
-    /** Whether the adapter was told of the deployment (and so is told how the run ends). */
     get reported() {
         return this.#reported;
     }
@@ -64740,7 +63518,7 @@ class RunRecord {
             healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
             target: this.#goal?.target?.sha,
             drift: this.#goal?.drift.map(shownDrift),
-            failure: this.#failure,
+            failure: this.failure,
             commit,
         };
     }
@@ -64748,14 +63526,9 @@ class RunRecord {
 
 ;// CONCATENATED MODULE: ./src/service/client.ts
 /**
- * The one HTTP client of the service. Every request goes through `exchange()`:
- * one loop that sets the headers and the per-request timeout, retries what is
- * safe to retry (every method, one rule, `Retry-After` honoured), asks the
- * caller's reconcile hook what happened when a request may have taken effect,
- * reads at most `maxAnswerBytes`, validates the answer against its schema,
- * and turns every failure into a `ServiceError`.
+ * The one HTTP client of the service: every request goes through `exchange()`, one retry loop
+ * for every method, and every failure becomes a `ServiceError`.
  */
-
 
 
 
@@ -64774,7 +63547,6 @@ class ServiceClient {
     #clock;
     #redact;
     #maxAnswerBytes;
-    /** How remedies name what they point to (the endpoints' remedies use them too). */
     words;
     constructor(options) {
         this.#options = options;
@@ -64821,12 +63593,11 @@ class ServiceClient {
             await this.#clock.sleep(delayMs, this.#options.signal);
         }
     }
-    /** One exchange: the parsed value, or the failure as a `ServiceError` (thrown only on cancel). */
+    /** The failure as a value (thrown only on cancel). */
     async #attempt(spec, attempt) {
         const { method, path } = spec;
         const idempotent = spec.idempotent ?? method === 'GET';
         const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-        // Aborted by the per-request timeout or by the run's cancellation.
         const bound = new ExchangeBound(timeoutMs, this.#options.signal);
         const started = this.#clock.now();
         let answer;
@@ -64854,21 +63625,16 @@ class ServiceClient {
         this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
         if (answer.oversized) {
             const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-            return new ServiceError({
-                method,
-                path,
-                status: answer.status,
-                problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`,
-            });
+            const problem = `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
+            return new ServiceError({ method, path, status: answer.status, problem });
         }
         if (answer.status < 200 || answer.status > 299)
             return this.#failure(spec, answer, idempotent);
         return this.#parse(spec, answer);
     }
     /**
-     * One HTTP exchange. undici's `request` rather than `fetch`: the same
-     * connection pool without WHATWG streams on every answer (bench/README.md),
-     * and it follows no redirect (one would carry the api key elsewhere).
+     * undici's `request`, not `fetch`: no WHATWG streams on every answer (bench/README.md), and
+     * no redirect followed (one would carry the api key elsewhere).
      */
     async #send(spec, signal) {
         const headers = {
@@ -64930,20 +63696,15 @@ class ServiceClient {
     #parse(spec, answer) {
         const { method, path } = spec;
         const { status } = answer;
-        const text = answer.body.toString('utf8');
         let json;
         try {
-            json = JSON.parse(text);
+            json = JSON.parse(answer.body.toString('utf8'));
         }
         catch (error) {
             // Never echoed: a listing carries other deployments' secrets, which no mask covers.
             const what = describeAnswer(answer.body, answer.header('content-type'), error);
-            return new ServiceError({
-                method,
-                path,
-                status,
-                problem: `${status} answer is not JSON (${what})`,
-            });
+            const problem = `${status} answer is not JSON (${what})`;
+            return new ServiceError({ method, path, status, problem });
         }
         const parsed = spec.schema.safeParse(json);
         if (parsed.success)
@@ -64954,18 +63715,12 @@ class ServiceClient {
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/setup.ts
-/**
- * What every flow does before its first request: mask the values never to
- * print, warn of what the spec does not know, and make the decisions'
- * dependencies (the service over HTTP, the run's channel as their log and
- * sink) from what the runner gives.
- */
+/** What every flow does before its first request: mask, warn, and make the steps' dependencies. */
 
 
 
 
 
-/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
 function dependenciesOf(access, io, events) {
     const { clock, signal } = io;
     const { logger } = events;
@@ -64990,37 +63745,29 @@ function dependenciesOf(access, io, events) {
         ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
     };
 }
-/** Masks every value never to print: the api key, the header values (and a spec's secret values). */
+/** The api key, the header values (and a spec's secret values). */
 function maskValues(sensitive, io) {
     for (const value of sensitive.sensitiveValues)
         io.mask(value);
 }
 /**
- * Masks every sensitive value of the spec; one warning for each secret too
- * short or common to hide in text (`4`, `true`): it is sent, outputs redact
- * it by structure, but the service's own messages may show it.
+ * Masks every sensitive value of the spec; one warning for each secret too short or common to
+ * hide in text (`4`, `true`: outputs redact it by structure, the service's messages may show
+ * it), then the spec's own warnings (a `deployment_type` the action does not know).
  */
-function maskSpec(spec, io, logger) {
+function maskAndWarn(spec, io, logger) {
     maskValues(spec, io);
     for (const secret of spec.secrets) {
         if (isRedactable(secret.value))
             continue;
         logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
-}
-/** The spec's warnings (a `deployment_type` the action does not know), once each, before any request. */
-function warnOfSpec(spec, logger) {
     for (const warning of spec.warnings)
         logger.warning(warning);
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/pipeline.ts
-/**
- * The run as a pipeline: spec → deploy → wait → report. Each step is
- * a function that returns a value; what is known so far is kept in one
- * `RunRecord` (run-record.ts), which sets the outputs as soon as they are known and is what
- * the job summary is written from, whether the run succeeded or not.
- */
+/** The run as a pipeline: spec → deploy → wait → report, each step feeding one `RunRecord`. */
 
 
 
@@ -65036,9 +63783,8 @@ function warnOfSpec(spec, logger) {
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
- * One warning a difference; then, when the step goes on (`stepFailure` says when it does
- * not), that the deployment will never run what the step asks for, and which differences
- * were not applied.
+ * One warning a difference; then, when the step goes on, that the deployment will never run
+ * what the step asks for, and which differences were not applied.
  */
 function reportDrift(goal, failure, { logger, words, name }) {
     for (const entry of goal.drift) {
@@ -65053,10 +63799,7 @@ function reportDrift(goal, failure, { logger, words, name }) {
     if (fields.length > 0)
         logger.info(unappliedLine(fields));
 }
-/**
- * Without a wait (not asked for, or a dry run): says when the target is not
- * live yet, and that a health check asked for was not made then.
- */
+/** Without a wait (not asked for, or a dry run): the target not live yet, a health check not made. */
 function noteLiveness(spec, goal, liveness, { logger, service }) {
     if (spec.waitForReady)
         logger.info('dry run: not waiting');
@@ -65068,7 +63811,6 @@ function noteLiveness(spec, goal, liveness, { logger, service }) {
     }
     noteHealth(spec, liveness, logger, service.words);
 }
-/** What the step waits for, said once the deployment is found or created. */
 function waitingFor(goal, waits) {
     if (!waits)
         return undefined;
@@ -65076,14 +63818,10 @@ function waitingFor(goal, waits) {
         ? 'the deployment to be live'
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
-/**
- * The steps of a run, each feeding the record; why the step fails on this deployment
- * (`stepFailure`), or undefined when it does not. Throws on an error the run cannot go on from.
- */
+/** Why the step fails on this deployment (`stepFailure`), or undefined; throws when it cannot go on. */
 async function steps(spec, io, events, record, share) {
     const { logger } = events;
-    maskSpec(spec, io, logger);
-    warnOfSpec(spec, logger);
+    maskAndWarn(spec, io, logger);
     const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
     const result = await deploy(spec, dependencies, {
         onRequest: (request) => record.requested(request),
@@ -65125,29 +63863,19 @@ async function steps(spec, io, events, record, share) {
     }
     return failure;
 }
-/**
- * The deploy's last line: created or reused, the id, the status, and the
- * address when the deployment has one it may publish (the vetted deployment's
- * `custom_url`: none when it was withheld for holding a secret).
- */
+/** The deploy's last line; the vetted `custom_url` is absent when withheld for holding a secret. */
 function finalLine(name, created, deployment) {
     const url = deployment.source_config.custom_url;
     const at = url === undefined || url === null || url === '' ? '' : ` at ${untrusted(url)}`;
     return `${created ? 'created' : 'reused'} '${name}': ${deployment.id} (${untrusted(deployment.status)})${at}`;
 }
-/**
- * Tells the views, once, that the run has a deployment (found, or created
- * by it): they are then told how the run ends. A dry run tells nothing.
- */
+/** Tells the views, once, that the run has a deployment: they are then told how it ends. */
 function tellDeployed(record, events, waitingFor) {
     if (!record.toReport())
         return;
     events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor) });
 }
-/**
- * Deploys what the spec asks for; never throws: how it ended is in the
- * outcome. `share` is given when the run is one agent's among several.
- */
+/** Deploys what the spec asks for; never throws. `share`: one agent's run among several. */
 async function pipeline(spec, io, share) {
     const events = new RunEvents(io.views, io.redact);
     const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
@@ -65178,7 +63906,6 @@ async function pipeline(spec, io, share) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
-/** The listing of each integration, read once: each caller gets its own copy of the list. */
 function sharedListings(service) {
     const listings = new Map();
     return async (integrationId) => {
@@ -65193,11 +63920,6 @@ function sharedListings(service) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/slots.ts
-/**
- * At most so many pieces of work at once (the agents' find-or-create, four
- * at a time): `take()` resolves when a slot is free, with the function that
- * frees it again; the ones waiting get a slot in the order they asked.
- */
 class Slots {
     #size;
     #busy = 0;
@@ -65210,7 +63932,6 @@ class Slots {
     get busy() {
         return this.#busy;
     }
-    /** A free slot, when there is one: resolves to the function that frees it. */
     async take() {
         if (this.#busy < this.#size)
             this.#busy += 1;
@@ -65231,44 +63952,16 @@ class Slots {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/shared-work.ts
-
-
-
-
-
-/** How many agents find or create at once. */
-const AGENTS_AT_ONCE = 4;
-/** The work the manifest's agents share, over one service reached with `access`. */
-function sharedWork(access, io, events) {
-    const dependencies = dependenciesOf(access, io, events);
-    const slots = new Slots(AGENTS_AT_ONCE);
-    const checks = new StatusChecks(dependencies);
-    return {
-        take: () => slots.take(),
-        dependencies: {
-            statusCheck: checks.check,
-            repositories: sharedListings(dependencies.service),
-            addressCheck: new AddressChecks(dependencies).answer,
-        },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/flows/each-agent.ts
-/**
- * Running every agent of a manifest at once, the one way every entry does it (deploy, plan,
- * retire, status): each agent's run as if it were alone, its events tagged with its key, over
- * the work the agents share (shared-work.ts: a few find at once, one status request a check,
- * the repository listing once); one agent's failure stops none of the others. Each agent's
- * end is told (`agent_over`), then the end of all (`agents_over`), once the manifest's
- * outputs are set.
- */
+
+
+
+
 
 
 /**
- * How a run of several agents ends: failed when any agent's run failed, one message naming
- * each failed agent and its reason, with their stacks (in the agents' order); none when all
- * succeeded.
+ * How a run of several agents ends: one message naming each failed agent and its reason,
+ * with their stacks (in the agents' order); none when all succeeded.
  */
 function failureOfAgents(agents, outcomes) {
     const failed = agents.flatMap((agent, index) => {
@@ -65284,20 +63977,43 @@ function failureOfAgents(agents, outcomes) {
         ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
     };
 }
-/** No service to share when the manifest has no agent (it always has one). */
-const NO_ACCESS = { apiUrl: '', headers: {} };
 /**
- * Runs `runOne` for every agent at once over what they share (the service the first
- * agent's spec reaches, unless `access` says); the outcomes, in the manifest's order, and
- * how the run ends (failed when any agent failed, naming each), once every agent's run is over.
+ * What the agents share, made once: a few slots in which they find or create at once (a
+ * waiting agent holds none), one status request a check for every agent that waits, one
+ * health check an address a tick, and each integration's repository listing read once.
  */
-async function eachAgent(agents, { io, events, access }, runOne, table = {}) {
-    const share = sharedWork(access ?? agents[0]?.spec ?? NO_ACCESS, io, events);
+function sharedWork(access, io, events) {
+    const dependencies = dependenciesOf(access, io, events);
+    const slots = new Slots(4);
+    return {
+        take: () => slots.take(),
+        dependencies: {
+            statusCheck: new StatusChecks(dependencies).check,
+            repositories: sharedListings(dependencies.service),
+            addressCheck: new AddressChecks(dependencies).answer,
+        },
+    };
+}
+/**
+ * Runs `runOne` for every agent asked for: one laid out flat is its run alone (no work to
+ * share); a manifest's at once, over what they share, its outputs and summary `keyed`'s. How
+ * the run ends: failed when any agent failed, naming each, once every agent's run is over.
+ */
+async function runAgents(asked, io, runOne, keyed) {
+    const { agents } = asked;
+    const [one] = agents;
+    if (asked.layout === 'flat' && one !== undefined)
+        return runOne(one, io);
+    const events = new RunEvents(io.views, io.redact);
+    const manifest = keyed(events);
+    // The manifest always has an agent: no service is only for none.
+    const access = manifest.access ?? one?.spec ?? { apiUrl: '', headers: {} };
+    const share = sharedWork(access, io, events);
     const outcomes = await Promise.all(agents.map(async (agent) => {
-        const own = table.viewOf?.(agent);
+        const own = manifest.viewOf?.(agent);
         const views = [...agentViews(io.views, agent.key), ...(own === undefined ? [] : [own])];
         const outcome = await runOne(agent, { ...io, views }, share);
-        table.ended?.(agent, outcome);
+        manifest.ended?.(agent, outcome);
         events.emit({
             kind: 'agent_over',
             agent: agent.key,
@@ -65305,18 +64021,17 @@ async function eachAgent(agents, { io, events, access }, runOne, table = {}) {
         });
         return outcome;
     }));
-    table.allEnded?.(outcomes);
+    manifest.allEnded?.(outcomes);
     events.emit({ kind: 'agents_over' });
     await events.settled();
-    return { outcomes, ...failureOfAgents(agents, outcomes) };
+    return { ...failureOfAgents(agents, outcomes), summary: manifest.summary(outcomes) };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/deploy-run.ts
 
 
 
-
-/** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
+/** The manifest's outputs, set again at any agent's change: each agent's entry, by key. */
 class AgentsTable {
     #entries = new Map();
     /** Each agent's deployment as far as its run knows it. */
@@ -65327,7 +64042,6 @@ class AgentsTable {
         for (const { key, spec } of agents)
             this.#entries.set(key, deploymentEntry(spec.name));
     }
-    /** The view that keeps an agent's deployment as its run knows it. */
     viewOf(agent) {
         return (event) => {
             if (event.kind !== 'outputs' || event.deployment === undefined)
@@ -65346,31 +64060,30 @@ class AgentsTable {
     }
 }
 /**
- * Runs `runOne` for every agent asked for (the deploy's, `status`'s): one deployment laid out
- * flat is its run alone (no work to share); a manifest's outputs and summary are keyed, each
- * agent's deployment, or, when its run had none, its name (and `specOf`'s source) and why.
+ * Runs `runOne` for every agent asked for (the deploy's, `status`'s); a manifest's summary is
+ * keyed, each agent's deployment, or, when its run had none, its name (`specOf`) and why.
  */
 async function runEach(asked, io, runOne, specOf) {
-    const [one] = asked.agents;
-    if (asked.layout === 'flat' && one !== undefined)
-        return runOne(one, io);
-    const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
-    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, runOne, table);
-    const deployments = asked.agents.map((agent, at) => {
-        const { key } = agent;
-        const { summary: own, failure } = outcomes[at] ?? {};
-        if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
-            return { key, summary: own.deployments[0].summary };
-        return { key, summary: { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) } };
+    return runAgents(asked, io, runOne, (events) => {
+        const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
+        return {
+            viewOf: (agent) => table.viewOf(agent),
+            ended: (agent, outcome) => table.ended(agent, outcome),
+            summary: (outcomes) => ({
+                kind: 'deploy',
+                layout: 'keyed',
+                source: asked.source,
+                deployments: asked.agents.map((agent, at) => {
+                    const { key } = agent;
+                    const { summary: own, failure } = outcomes[at] ?? {};
+                    if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
+                        return { key, summary: own.deployments[0].summary };
+                    const summary = { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) };
+                    return { key, summary };
+                }),
+            }),
+        };
     });
-    const summary = {
-        kind: 'deploy',
-        layout: 'keyed',
-        source: asked.source,
-        deployments,
-    };
-    return { ...ending, summary };
 }
 /** Deploys every agent asked for; never throws: how it ended is in the outcome. */
 async function runDeploy(asked, io) {
@@ -65379,15 +64092,9 @@ async function runDeploy(asked, io) {
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
- * The deploy step (action.yml): find or create the deployment, wait if
- * asked, report. An entry of the action is this much: the inputs its
- * action.yml declares (the core's and its own), what they ask for, the core
- * run that does it and the GitHub hooks it passes in (its record, its
- * comment, the commit order); src/github/step.ts does the rest on the runner.
- * A new entry (a sub-action) is a file like this one.
- *
- * `run()` is where GitHub's `@github/local-action` looks for it
- * (`npx local-action . src/main.ts .env`); src/index.ts runs it.
+ * The deploy step (action.yml). An entry (a sub-action) is this much: its action.yml's inputs,
+ * what they ask for, the core run and the GitHub hooks it passes in; src/github/step.ts does the
+ * rest. `run()` is where `@github/local-action` looks (`npx local-action . src/main.ts .env`).
  */
 
 
@@ -65395,7 +64102,6 @@ async function runDeploy(asked, io) {
 
 
 
-/** action.yml's inputs, in its order. */
 const DEPLOY_INPUTS = { ...core_inputs_INPUTS, ...GITHUB_INPUTS };
 function run() {
     return runStep({
@@ -65409,22 +64115,16 @@ function run() {
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/plan-verdict.ts
-/**
- * A deployment's plan in Markdown, as both layouts of the plan comment show
- * it (plan-comment.ts): the deployment it would reuse and what it tracks,
- * why, what would fail, and the differences the deploy would not apply.
- */
+/** A deployment's plan in Markdown, as both layouts of the plan comment show it. */
 
 
 
 
 /** More changes than this fold into a `<details>` block. */
 const FOLD_AFTER = 10;
-/** What the deploy does with `count` differences: nothing; the remedy. */
 function plan_verdict_remedy(count) {
     return `The deploy would not apply ${plural(count, 'this', 'these')}: the service cannot update a deployment. Change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
 }
-/** The deployment it would reuse and what it tracks, why, and what would fail. */
 function verdictLines(verdict, redact) {
     const code = (value, max) => markdownCode(redact(value), max);
     const lines = [];
@@ -65447,10 +64147,7 @@ function verdictLines(verdict, redact) {
     }
     return lines;
 }
-/**
- * The changes the deploy would not apply, as many rows as fit after
- * `usedChars` of the rest, folded into `<details>` past `FOLD_AFTER`.
- */
+/** The changes the deploy would not apply, as many as fit after `usedChars`. */
 function changesLines(verdict, redact, usedChars) {
     const code = (value) => markdownCode(redact(value));
     const count = verdict.changes.length;
@@ -65461,12 +64158,10 @@ function changesLines(verdict, redact, usedChars) {
         '| Field | The pull request asks for | The deployment has |',
         '| --- | --- | --- |',
     ];
-    const kept = rowsWithin(rows, usedChars + 1 + head.join('\n').length + 200);
-    const cut = rows.length - kept.length;
-    const table = [...head, ...kept];
-    if (cut > 0) {
-        table.push('', `… and ${cut} more, left out to keep this comment under GitHub's limit.`);
-    }
+    const table = [
+        ...head,
+        ...rowsWithin(rows, usedChars + 1 + head.join('\n').length + 200, (cut) => `… and ${cut} more, left out to keep this comment under GitHub's limit.`),
+    ];
     if (count <= FOLD_AFTER)
         return table;
     return [`<details><summary>${count} differences</summary>`, '', ...table, '', '</details>'];
@@ -65474,19 +64169,12 @@ function changesLines(verdict, redact, usedChars) {
 
 ;// CONCATENATED MODULE: ./src/github/features/plan-comment.ts
 /**
- * The plan comment, written from the core's `PlanReport`s through the one
- * GitHub-text module, a marker of its own (a plan comment is never a
- * preview's, nor a deploy's). Flat, of one deployment: one comment per pull
- * request and deployment name. Keyed, of a manifest: one comment for every
- * agent, a row an agent (what its deploy would do, how many differences it
- * would not apply, its dashboard), then each agent's differences, what would
- * fail and any plan not made below; its marker holds the step's name
- * template (or the manifest's path), so that adding or removing an agent
- * keeps the comment, and an agent an earlier plan listed that the manifest
- * no longer holds keeps a row saying the deploy leaves its deployment as it
- * is. A long list of changes folds into a `<details>` block and is cut, with
- * a count of what was left out, so that the body stays under GitHub's
- * 65,536 characters.
+ * The plan comment, with a marker of its own (never a preview's or a
+ * deploy's). Flat: one per pull request and deployment name. Keyed: one for
+ * the manifest (its marker holds the name template or path, so adding or
+ * removing an agent keeps it), a row an agent, then each agent's details; a
+ * gone agent keeps its row. Long lists fold and are cut to stay under
+ * GitHub's 65,536 characters.
  */
 
 
@@ -65500,7 +64188,6 @@ function planMarker(name) {
     return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
 }
 const carriesPlanMarker = carrying(planMarker);
-/** The plan comment's Markdown; `redact` hides secret values in free text first. */
 function planCommentBody(report, redact = (text) => text) {
     const { verdict } = report;
     const lines = [planMarker(report.name), `### ${planHeadline(report, redact)}`, ''];
@@ -65518,10 +64205,8 @@ function planCommentBody(report, redact = (text) => text) {
     if (verdict.changes.length > 0) {
         lines.push(...changesLines(verdict, redact, [...lines, ...footer].join('\n').length));
     }
-    const body = [...lines, ...footer].join('\n');
-    return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+    return capped([...lines, ...footer].join('\n'));
 }
-/** What the deploy would do, in one line. */
 function planHeadline({ name: raw, verdict }, redact) {
     const name = markdownCode(redact(raw), 200, false);
     const count = verdict.changes.length;
@@ -65533,10 +64218,7 @@ function planHeadline({ name: raw, verdict }, redact) {
         fail: `❌ Plan for ${name}: the deploy would fail`,
     }[verdict.action];
 }
-/**
- * The plan comment when the plan could not be made: which head, and why, and no verdict, so that it never keeps speaking for a
- * commit it did not plan.
- */
+/** A plan not made: which head, why, and no verdict, so it never speaks for a commit it did not plan. */
 function planNotMadeBody(report, redact = (text) => text) {
     const name = markdownCode(redact(report.name), 200, false);
     const head = report.head === undefined ? 'this head' : markdownCode(report.head.slice(0, 7), 40, false);
@@ -65553,13 +64235,7 @@ function planNotMadeBody(report, redact = (text) => text) {
         lines.push('', run);
     return lines.join('\n');
 }
-/**
- * Writes the plan comment, found among the token's own comments by its own
- * marker (`comment` is made with `carriesPlanMarker`), then created or
- * updated in place, one write a run; a plan that could not be made rewrites
- * it to say so, without a verdict, naming the head it was for: the core's,
- * else the pull request's head (`context.sha`).
- */
+/** One write a run; a plan not made names the head it was for: the core's, else `context.sha`. */
 async function writePlanComment(comment, report, context, redact) {
     const { sha, runUrl } = context;
     const body = () => 'verdict' in report
@@ -65571,13 +64247,11 @@ function keyedPlanMarker(identity) {
     return `<!-- deploy-agent-agents-plan:${encodeName(identity)} -->`;
 }
 const carriesKeyedPlanMarker = carrying(keyedPlanMarker);
-/** What opens an agent's part below the table. */
 const DETAILS = '\n#### ';
 const HEAD = [
     '| Agent | Deployment | The deploy would | Not applied | Links |',
     '| --- | --- | --- | --- | --- |',
 ];
-/** What an agent's deploy would do, in its row's words. */
 function plan_comment_actionCell(report, redact) {
     if (!('verdict' in report))
         return '🚫 no plan made (see below)';
@@ -65607,7 +64281,6 @@ function plan_comment_agentRow({ key, deploymentName, report }, redact) {
     ];
     return `| ${cells.join(' | ')} |`;
 }
-/** The row of an agent an earlier plan listed that the manifest no longer holds. */
 function plan_comment_goneRow(key, dashboard) {
     const where = markdownLink('Dashboard', dashboard);
     const cells = [
@@ -65643,7 +64316,6 @@ function plan_comment_detailsOf(state, redact, share) {
         lines.push(...changesLines(verdict, redact, BODY_BUDGET - share));
     return [head, '', ...lines, ''];
 }
-/** The comment's headline: how many agents, and what their deploys would do. */
 function headline(identity, states, redact) {
     const title = markdownCode(redact(identity), 200, false);
     const actions = states.map(({ report }) => 'verdict' in report ? report.verdict.action : 'none');
@@ -65675,8 +64347,7 @@ function keyedPlanCommentBody(manifest, states, previous, parts) {
     const used = [...head, ...rows, ...tail].join('\n').length;
     const share = Math.floor((BODY_BUDGET - used - 200) / Math.max(states.length, 1));
     const details = states.flatMap((state) => plan_comment_detailsOf(state, redact, share));
-    const body = [...head, ...rows, '', ...details, ...tail].join('\n') + '\n';
-    return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+    return capped([...head, ...rows, '', ...details, ...tail].join('\n') + '\n');
 }
 
 ;// CONCATENATED MODULE: ./src/github/plan-hooks.ts
@@ -65685,99 +64356,64 @@ function keyedPlanCommentBody(manifest, states, previous, parts) {
 
 
 
-/** Where a plan's comment goes, and the comment, made on first use; none off a pull request. */
-function planCommentAt(settings, context, dependencies, carriesMarker) {
-    const { logger, redact } = dependencies;
-    commentOffPullRequest(settings.comment, context, logger);
-    const pullRequest = settings.comment ? context?.pullRequest : undefined;
-    const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
-    const at = reachable(settings.token, context, logger, wanted);
-    if (at === undefined || pullRequest === undefined)
-        return undefined;
-    const made = new Lazy(() => {
-        const api = gitHubApi(settings.token, at, dependencies);
-        const where = { repository: at.repository, pullRequest };
-        return { api, comment: new PullRequestComment(api, where, logger, redact, carriesMarker) };
-    });
-    return { at, made };
-}
 /** The hooks of a plan: of one deployment, or, given its manifest, of every agent. */
 function planHooks(settings, manifest) {
-    return manifest === undefined ? flatHooks(settings) : keyedHooks(settings, manifest);
-}
-function flatHooks(settings) {
-    return (context, dependencies) => {
-        const target = planCommentAt(settings, context, dependencies, carriesPlanMarker);
-        if (target === undefined)
-            return { api: undefined };
-        const { at, made } = target;
-        return {
-            get api() {
-                return made.made?.api;
-            },
-            view: (event) => event.kind === 'planned'
-                ? writePlanComment(made.value.comment, event.report, at, dependencies.redact)
-                : undefined,
-        };
-    };
-}
-function keyedHooks(settings, manifest) {
     return (context, given) => {
-        const { redact } = given;
-        const dependencies = forAgents(given, manifest.agents.length);
-        const target = planCommentAt(settings, context, dependencies, carriesKeyedPlanMarker);
-        if (target === undefined)
+        const dependencies = forAgents(given, manifest?.agents.length);
+        const { logger, redact } = dependencies;
+        commentOffPullRequest(settings.comment, context, logger);
+        const pullRequest = settings.comment ? context?.pullRequest : undefined;
+        const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
+        const at = reachable(settings.token, context, logger, wanted);
+        if (at === undefined || pullRequest === undefined)
             return { api: undefined };
-        const { at, made } = target;
+        const carries = manifest === undefined ? carriesPlanMarker : carriesKeyedPlanMarker;
+        const made = new Lazy(() => {
+            const api = gitHubApi(settings.token, at, dependencies);
+            const where = { repository: at.repository, pullRequest };
+            return { api, comment: new PullRequestComment(api, where, logger, redact, carries) };
+        });
         const reports = new Map();
-        const identity = manifestIdentity(manifest);
-        const write = async () => {
+        const write = async (keyed) => {
             const states = [];
-            for (const agent of manifest.agents) {
-                const report = reports.get(agent.key);
+            for (const { key, deploymentName } of keyed.agents) {
+                const report = reports.get(key);
                 if (report === undefined)
                     return;
                 const head = at.sha === '' || 'verdict' in report ? {} : { head: at.sha };
-                states.push({
-                    key: agent.key,
-                    deploymentName: agent.deploymentName,
-                    report: { ...head, ...report },
-                });
+                states.push({ key, deploymentName, report: { ...head, ...report } });
             }
             const { comment } = made.value;
-            await comment.writeBody(identity, () => keyedPlanCommentBody(manifest, states, comment.body, withRunUrl({ redact }, at.runUrl)));
+            await comment.writeBody(manifestIdentity(keyed), () => keyedPlanCommentBody(keyed, states, comment.body, withRunUrl({ redact }, at.runUrl)));
         };
         return {
             get api() {
                 return made.made?.api;
             },
             view: (event) => {
+                if (manifest === undefined) {
+                    return event.kind === 'planned'
+                        ? writePlanComment(made.value.comment, event.report, at, redact)
+                        : undefined;
+                }
                 if (event.kind === 'planned' && event.agent !== undefined) {
                     reports.set(event.agent, event.report);
                 }
                 else if (event.kind === 'agents_over')
-                    return write();
+                    return write(manifest);
             },
         };
     };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
-/**
- * The plan step's inputs (plan/action.yml): the deploy step's inputs
- * that describe the deployment or reach the service (a manifest of agents,
- * `agents`, among them), and `on-change`. The
- * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
- * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan
- * never waits, targets no commit, and is a dry run.
- */
+/** A plan never waits, targets no commit, and is a dry run: the rest of the core's inputs are fixed. */
 
 
 
 
 
 
-/** The core's inputs a plan takes, in plan/action.yml's order. */
 const SHARED = [
     ...ACCESS_INPUT_NAMES,
     'name',
@@ -65792,7 +64428,6 @@ const SHARED = [
     'secrets',
     'dashboard-url',
 ];
-/** The core's inputs a plan does not take, and the text each reads as. */
 const FIXED = {
     'wait-for-ready': 'false',
     'wait-timeout': '900',
@@ -65803,22 +64438,14 @@ const FIXED = {
     'on-drift': 'warn',
     'dry-run': 'true',
 };
-/** The core's inputs a plan shares with the deploy step, in plan/action.yml's order. */
 const PLAN_SHARED_INPUTS = core_inputs_pick(SHARED);
-/** The plan's own: `on-change`. */
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
-/**
- * The plan the deploy step would run with these inputs, checked against
- * each other before any request: with `agents`, every agent's (`name`
- * empty or a template holding `{agent}`), else the one deployment's.
- */
 function planAsked(inputs, run) {
     const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
     return { ...deployRequest(core, run), onChange };
 }
-/** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
 function planRequest(inputs, run) {
     const { layout, agents, onChange } = planAsked(inputs, run);
     const [one] = agents;
@@ -65830,34 +64457,16 @@ function planRequest(inputs, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
-/**
- * The plan's verdict: what the deploy step would
- * do with these inputs, found by the deploy step's own dry run, so that it
- * sends GET requests only and decides exactly as the deploy would.
- *
- * - `create`: no deployment has the name; the request body the deploy would
- *   send, secret values replaced by `***`.
- * - `reuse`: every difference the deploy would not apply (its drift), the
- *   branch the deployment tracks and whether a push there builds.
- * - `fail`: what the deploy would fail on before a POST, with the deployment
- *   it found, if any.
- */
+/** The plan's verdict, found by the deploy's own dry run: GET requests only, decided exactly as the deploy would. */
 
 
 
 
 
 
-/** What a codehost deployment that does not build on push does with the merged commit. */
 const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
-/** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
 const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
-/**
- * What the deploy step would do with `plan`: its own dry run, with no commit
- * targeted (the merge's deploy is a push to the branch the deployment tracks).
- * A failure of the service itself (a 5xx after retries, a 401) is thrown: it
- * says nothing of what the deploy would do.
- */
+/** A failure of the service itself (a 5xx after retries, a 401) is thrown: it says nothing of the deploy. */
 async function verdictOf(spec, dependencies) {
     const dryRun = {
         ...spec,
@@ -65901,7 +64510,7 @@ async function verdictOf(spec, dependencies) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/plan-outputs.ts
 
-/** The names of the plan's outputs, as plan/action.yml declares them. */
+/** As plan/action.yml declares them. */
 const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'plan',
     'action',
@@ -65911,7 +64520,6 @@ const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'dashboard-url',
     'plans',
 ]));
-/** One deployment's plan as data: what the deploy would do, to what, with which differences. */
 function planEntry(verdict, dashboardUrl) {
     const deployment = verdict?.deployment;
     return {
@@ -65930,12 +64538,11 @@ function planEntry(verdict, dashboardUrl) {
             },
     };
 }
-/** The flat outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
+/** Secrets by name only. */
 function planOutputs(verdict, dashboardUrl) {
     const { plan, action, changes, ...rest } = planEntry(verdict, dashboardUrl);
     return { plan: JSON.stringify(plan), action, changes: String(changes), ...rest };
 }
-/** Each agent's row of the keyed `plans`, by key, in the manifest's order. */
 function plansByKey(parts) {
     return Object.fromEntries(parts.map((part) => [
         part.key,
@@ -65946,7 +64553,6 @@ function plansByKey(parts) {
         },
     ]));
 }
-/** The manifest's action from each agent's, or undefined when one has none. */
 function actionOf(actions) {
     if (actions.some((action) => action === undefined))
         return undefined;
@@ -65955,7 +64561,6 @@ function actionOf(actions) {
     const [first] = actions;
     return actions.every((action) => action === first) ? first : 'mixed';
 }
-/** The keyed outputs of a manifest's plans, in the manifest's order. */
 function keyedPlanOutputs(parts) {
     const verdicts = parts.map((part) => part.summary?.verdict);
     const action = actionOf(verdicts.map((verdict) => verdict?.action));
@@ -65972,15 +64577,10 @@ function keyedPlanOutputs(parts) {
 
 ;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
 /**
- * The plan as a run, of every agent of a manifest (a step without `agents`
- * is a manifest of one): each agent's verdict, its outputs and what its
- * summary shows (src/views/ renders it), and whether the step fails (on
- * `fail`, or on a difference with `on-change: fail`), after the outputs are
- * written. A plan that cannot be made is no verdict: the step fails, and
- * the adapter is told so that its comment stops speaking for an earlier
- * commit. The plans of several agents run at once (each-agent.ts), each as
- * if alone, over the repository listing read once; the manifest's outputs
- * and summary are keyed by agent, made from each agent's verdict.
+ * The plan, of every agent: each verdict, its outputs, and whether the step fails (on `fail`,
+ * or a difference with `on-change: fail`), after the outputs are written. A plan that cannot
+ * be made is no verdict: the step fails, and the adapter is told so that its comment stops
+ * speaking for an earlier commit.
  */
 
 
@@ -65992,7 +64592,7 @@ function keyedPlanOutputs(parts) {
 
 
 
-/** The verdict in one log line a difference, and one for the verdict. */
+/** One log line a difference, and one for the verdict. */
 function logVerdict(name, verdict, logger, words) {
     if (verdict.action === 'create') {
         logger.info(`plan: '${name}' does not exist: the deploy would create it`);
@@ -66014,48 +64614,34 @@ function logVerdict(name, verdict, logger, words) {
     if (verdict.wouldFail !== undefined)
         logger.warning(`plan: ${verdict.wouldFail}`);
 }
-/** Runs the plan of every agent; never throws: how it ended is in the outcome. */
+/** Never throws: how it ended is in the outcome. */
 async function runPlan(asked, io) {
-    const [one] = asked.agents;
-    if (asked.layout === 'flat' && one !== undefined) {
-        return withEvents(io, (events) => planned(one.spec, asked.onChange, io, events, {}));
-    }
-    const events = new RunEvents(io.views, io.redact);
-    const parts = (outcomes) => asked.agents.map((agent, index) => {
-        const { summary, failure } = outcomes[index] ?? {};
-        const [own] = summary?.kind === 'plan' ? summary.agents : [];
-        return {
-            ...own,
-            key: agent.key,
-            name: agent.spec.name,
-            ...(failure === undefined ? {} : { failure }),
-        };
-    });
-    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, async (agent, agentIo, share) => {
-        const release = await share.take();
+    let plans = [];
+    return runAgents(asked, io, async (agent, agentIo, share) => {
+        const release = (await share?.take()) ?? (() => undefined);
         try {
-            return await withEvents(agentIo, (agentEvents) => planned(agent.spec, asked.onChange, agentIo, agentEvents, share.dependencies));
+            return await withEvents(agentIo, (events) => planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}));
         }
         finally {
             release();
         }
-    }, {
-        allEnded: (all) => {
-            const plans = parts(all);
+    }, (events) => ({
+        allEnded: (outcomes) => {
+            plans = asked.agents.map((agent, index) => {
+                const { summary, failure } = outcomes[index] ?? {};
+                const [own] = summary?.kind === 'plan' ? summary.agents : [];
+                const { key, spec } = agent;
+                return { ...own, key, name: spec.name, ...(failure === undefined ? {} : { failure }) };
+            });
             events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
         },
-    });
-    return {
-        ...ending,
-        summary: { kind: 'plan', layout: 'keyed', source: asked.source, agents: parts(outcomes) },
-    };
+        summary: () => ({ kind: 'plan', layout: 'keyed', source: asked.source, agents: plans }),
+    }));
 }
-/** The plan's steps, its verdict or its failure told to the views. */
 async function planned(spec, onChange, io, events, shared) {
     const { logger } = events;
     try {
-        maskSpec(spec, io, logger);
-        warnOfSpec(spec, logger);
+        maskAndWarn(spec, io, logger);
         const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
         // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
         const phase = { phase: 'plan', grouped: false };
@@ -66102,16 +64688,7 @@ async function planned(spec, onChange, io, events, shared) {
 }
 
 ;// CONCATENATED MODULE: ./src/plan.ts
-/**
- * The plan step (plan/action.yml): what the deploy step would do with these
- * inputs, read-only, as outputs, a job summary, the plan comment and an exit
- * status a required check can use; with `agents`, for every agent of the
- * manifest, in one comment. An entry like src/main.ts: its inputs, what
- * they ask for, the core run that does it, its GitHub hook.
- *
- * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
- * src/index.ts runs it when the runner starts dist/plan.js.
- */
+/** The plan step (plan/action.yml): what the deploy step would do, read-only. An entry like src/main.ts. */
 
 
 
@@ -66120,7 +64697,6 @@ async function planned(spec, onChange, io, events, shared) {
 
 
 
-/** plan/action.yml's inputs, in its order. */
 const PLAN_INPUTS = {
     ...PLAN_SHARED_INPUTS,
     'github-token': GITHUB_INPUTS['github-token'],
@@ -66141,20 +64717,14 @@ function plan_run() {
 
 ;// CONCATENATED MODULE: ./src/github/features/retire-comment.ts
 /**
- * A retired preview's comment, in two layouts: the preview's own (flat) and
- * a manifest's one comment (keyed, a row an agent). Each is the comment the
- * deploy step wrote (its marker, so a reopened pull request's next deploy
- * finds it again) rewritten to say the preview is retired and no longer
- * live, that its deployment still exists in the service (each of them, when
- * the service holds several of the name), and where to delete it. In the
- * manifest's, an agent whose lookup failed says so, and an agent an earlier
- * body listed that the manifest no longer holds keeps its row. It never
- * says a deployment was deleted or stopped. Written through the one
- * GitHub-text module.
+ * A retired preview's comment, flat or keyed: the deploy's comment (its
+ * marker kept, so a reopened pull request finds it again) rewritten to say
+ * the preview is no longer live, that its deployment still exists in the
+ * service, and where to delete it. It never says a deployment was deleted
+ * or stopped.
  */
 
 
-/** Why the comment says its previews are retired: how the pull request stands. */
 function why(state, many) {
     const its = many ? 'its previews are' : 'its preview is';
     if (state === 'merged' || state === 'closed') {
@@ -66166,7 +64736,6 @@ function why(state, many) {
 function byId(deployments) {
     return [...deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
 }
-/** The retired comment's Markdown; `redact` hides secret values in service text first. */
 function retiredCommentBody(comment, redact = (text) => text) {
     const name = markdownCode(redact(comment.name), 200, false);
     const lines = [
@@ -66192,12 +64761,10 @@ function retiredCommentBody(comment, redact = (text) => text) {
         lines.push('', run);
     return `${lines.join('\n')}\n`;
 }
-/** Where to delete a deployment: its dashboard, else its id in the service. */
 function deleteIt({ deployment, dashboardUrl }, redact) {
     return (markdownLink('in the dashboard', dashboardUrl) ??
         `in the service, by its id ${markdownCode(redact(deployment.id), 100)}`);
 }
-/** The one deployment of the name: what it is, and a row each for its id, status and where to delete it. */
 function oneDeployment(retired, redact) {
     const code = (value) => markdownCode(redact(value), 100);
     const { deployment } = retired;
@@ -66213,7 +64780,7 @@ function oneDeployment(retired, redact) {
         `| Delete it | ${deleteIt(retired, redact)} |`,
     ];
 }
-/** Several deployments of the one name (the service allows it): a row each. */
+/** The service allows several deployments of one name. */
 function severalDeployments(deployments, redact) {
     const code = (value) => markdownCode(redact(value), 100);
     const count = deployments.length;
@@ -66232,7 +64799,6 @@ const retire_comment_HEAD = [
     '| Agent | Deployment | Id in the service | Status | Delete it |',
     '| --- | --- | --- | --- | --- |',
 ];
-/** An agent's cells after its key: its deployments, their statuses, where to delete them. */
 function retire_comment_cellsOf(deployments, redact) {
     const code = (value) => markdownCode(redact(value), 100);
     const sorted = byId(deployments);
@@ -66246,7 +64812,6 @@ function retire_comment_cellsOf(deployments, redact) {
             .join(', '),
     ];
 }
-/** The retired comment's Markdown; `redact` hides secret values in service text first. */
 function retiredManifestBody(retired, previous, redact) {
     const { manifest } = retired;
     const identity = manifestIdentity(manifest);
@@ -66277,11 +64842,7 @@ function retiredManifestBody(retired, previous, redact) {
 }
 /** The workflow run's link, the one line two runs' retired bodies differ by. */
 const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
-/**
- * Whether a comment already says what a retired body says, its workflow
- * run's link aside (each run has its own): a second retire or sweep of the
- * same preview then writes nothing.
- */
+/** The same body but for the run's link: a second retire or sweep then writes nothing. */
 function sameRetiredBody(current, next) {
     const withoutRun = (body) => body.replace(RUN_LINK, '').trimEnd();
     return withoutRun(current) === withoutRun(next);
@@ -66289,7 +64850,6 @@ function sameRetiredBody(current, next) {
 
 ;// CONCATENATED MODULE: ./src/github/features/retire-records.ts
 
-/** Marks every listed deployment of `environment` inactive, one status each, newest first. */
 async function markInactive(api, repository, environment, status, logger, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
     const ids = [];
     const walked = await api.walkDeployments(repository, environment, (page) => {
@@ -66331,7 +64891,6 @@ async function markInactive(api, repository, environment, status, logger, option
 
 
 
-/** Retires `report`'s preview where `target` says: its records and its comment. */
 async function retirePreview(api, report, target, parts) {
     const [records, comment] = await Promise.all([
         target.environment === '' ? undefined : markRecords(api, report, target.environment, parts),
@@ -66341,21 +64900,19 @@ async function retirePreview(api, report, target, parts) {
     ]);
     return retirementOf(target.environment, records, comment);
 }
-/** What one preview's retirement did: its environment's records, when marked, and its comment. */
 function retirementOf(environment, records, comment) {
     if (records === undefined)
         return { found: 0, inactive: 0, more: false, comment };
     const { found, inactive, already, more } = records;
     return { environment, found, inactive, more, alreadyInactive: already, comment };
 }
-/** Each preview of its own retired, one after the other; each one's retirement by key. */
+/** Each preview retired on its own, one after the other. */
 async function eachRetired(reports, retire) {
     const retirements = new Map();
     for (const { key, report } of reports)
         retirements.set(key, await retire(report));
     return retirements;
 }
-/** Its environment's deployments, each given an `inactive` status that says what is left. */
 function markRecords(api, report, environment, { repository, runUrl, logger, redact }) {
     const count = report.deployments.length;
     const still = count === 1 ? 'its deployment still exists' : `its ${count} deployments still exist`;
@@ -66365,12 +64922,11 @@ function markRecords(api, report, environment, { repository, runUrl, logger, red
         ...(runUrl === undefined ? {} : { log_url: runUrl }),
     }, logger);
 }
-/** Its comment rewritten to say it is retired, unless it already says so. */
 function rewriteComment(comment, report, pullRequestState, { runUrl, redact }) {
     const body = () => retiredCommentBody(withRunUrl({ ...report, ...(pullRequestState === undefined ? {} : { pullRequestState }) }, runUrl), redact);
     return comment.rewrite(report.name, body, {}, sameRetiredBody);
 }
-/** Every environment of an agent looked up, marked inactive, one environment after the other. */
+/** Every environment of an agent looked up, one after the other. */
 async function markEnvironments(api, target, looked, { repository, runUrl, logger, redact }) {
     const marked = new Map();
     for (const [environment, agents] of recordGroups(target.manifest, target.environment)) {
@@ -66388,7 +64944,6 @@ async function markEnvironments(api, target, looked, { repository, runUrl, logge
     }
     return marked;
 }
-/** Retires every looked-up agent's preview where `target` says; each agent's retirement by key. */
 async function retireManifest(api, reports, target, parts) {
     const { manifest, comment } = target;
     const looked = new Set(reports.map(({ key }) => key));
@@ -66418,13 +64973,11 @@ async function retireManifest(api, reports, target, parts) {
 
 
 
-/** The warning of a retire on a pull request that is still open. */
 function stillOpen(at, logger, retired) {
     if (at.pullRequestState === 'open') {
         logger.warning(`pull request #${at.pullRequest} is still open, and ${retired} retired all the same: run the retire step on \`pull_request: types: [closed]\`.`);
     }
 }
-/** What the hooks would do on GitHub, for the notice of a token that is empty. */
 function retire_hooks_wanted(settings, manifest, pullRequest) {
     if (manifest === undefined) {
         return [
@@ -66441,7 +64994,6 @@ function retire_hooks_wanted(settings, manifest, pullRequest) {
         pullRequest === undefined ? undefined : "rewriting the manifest's comment",
     ];
 }
-/** The retire's hooks: a manifest's previews (`keyed`) retired together, else the one preview. */
 function retireHooks(settings, request) {
     const manifest = request?.layout === 'keyed' ? previewsOnGitHub(request) : undefined;
     return (context, given) => {
@@ -66477,7 +65029,6 @@ function retireHooks(settings, request) {
         };
     };
 }
-/** What GitHub is told of the manifest whose previews are retired: each agent's names and own environment. */
 function previewsOnGitHub(request) {
     return {
         source: request.source ?? '',
@@ -66492,39 +65043,24 @@ function previewsOnGitHub(request) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/retire-inputs.ts
-/**
- * The retire step's inputs (retire/action.yml) that reach the service:
- * how to reach it, the preview's deployment name (or, with a manifest, the
- * template of every agent's preview name) and the dashboard's address. The
- * GitHub ones (`environment`, `github-token`, `pr-comment` defaulting to
- * `true`) are the GitHub adapter's to add.
- */
 
 
 
 
 
 
-/**
- * `name` beside `agents` in a retire: one name without a manifest; with one,
- * a template holding `{agent}` exactly once. Never empty: each agent's own
- * name is what its production deployment is called, never a preview.
- */
+/** Never empty beside `agents`: each agent's own name is its production deployment's, never a preview. */
 function retireNameBesides(raw, set) {
     if ((set.agents ?? '') !== '' && !raw.includes(AGENT_PLACEHOLDER)) {
         return `${raw === '' ? 'is empty' : 'does not hold {agent}'}: with agents it is the previews' name template, holding {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
     }
     return nameBesideAgents(raw, set);
 }
-/** The core's inputs a retire takes to reach the service, in retire/action.yml's order. */
 const RETIRE_SERVICE_INPUTS = {
     ...core_inputs_pick([...ACCESS_INPUT_NAMES]),
     name: input(parseNameOrTemplate, { default: '', besides: retireNameBesides }),
     agents: core_inputs_INPUTS.agents,
 };
-/** The dashboard's address, last in retire/action.yml. */
-const RETIRE_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
-/** The previews these inputs name: the manifest's, else the step's one; or every problem at once. */
 function previews(inputs) {
     const manifest = inputs.agents;
     if (manifest === undefined) {
@@ -66532,37 +65068,31 @@ function previews(inputs) {
         return { layout: 'flat', agents: [{ key: name, name, agentName: name }] };
     }
     const { agents: named, problems } = namedAgents(manifest, inputs.name);
-    const agents = named.map(({ key, name: agentName, deploymentName: name, entry }) => {
-        const { environment } = entry;
-        return { key, name, agentName, ...(environment === undefined ? {} : { environment }) };
-    });
+    const agents = named.map(({ key, name: agentName, deploymentName: name, entry }) => ({
+        key,
+        name,
+        agentName,
+        ...given({ environment: entry.environment }),
+    }));
     if (problems.length > 0)
         throw new errors_InputError(problems);
     return { layout: 'keyed', source: manifest.source, agents };
 }
-/** The retire these inputs ask for, checked against each other before any request. */
 function retireRequest(inputs) {
-    const access = checkedAccess(inputs);
-    const dashboardUrl = inputs['dashboard-url'];
     return {
-        ...access,
+        ...checkedAccess(inputs),
         ...previews(inputs),
         nameTemplate: inputs.name,
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+        ...given({ dashboardUrl: inputs['dashboard-url'] }),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/retire-run.ts
 /**
- * The retire as a run, of one preview (the step without `agents`, its
- * outputs flat) or of a manifest's (its outputs keyed by agent): each
- * preview's deployment looked up by its exact name (read-only, a few at
- * once), the adapter told to retire them where it showed them (GitHub's
- * records and the comment) once every one is looked up, one log line each
- * and what the summary shows (src/views/ renders it). Nothing here deletes
- * or stops anything, and nothing says so: the service's interface has no
- * delete, and the deployment keeps running until someone deletes it there.
- * A manifest's run fails, once every agent's is over, when any failed.
+ * The retire, of one preview or of a manifest's: each deployment looked up by its exact name
+ * (read-only), the adapter told to retire them where it showed them once every one is looked
+ * up. Nothing here deletes or stops anything, and nothing says so: the service's interface has
+ * no delete, and the deployment keeps running until someone deletes it there.
  */
 
 
@@ -66572,7 +65102,7 @@ function retireRequest(inputs) {
 
 
 
-/** The names of the retire step's outputs, as retire/action.yml declares them. */
+/** As retire/action.yml declares them. */
 const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
     'status',
@@ -66581,7 +65111,7 @@ const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     // A manifest's, keyed by agent.
     'deployments',
 ]));
-/** The one log line: what still exists in the service, and where to delete it. */
+/** What still exists in the service, and where to delete it. */
 function logLine(name, found, logger) {
     if (found === undefined) {
         logger.notice(`retire: no deployment is named '${name}' in the service; nothing is left to delete there`);
@@ -66593,7 +65123,7 @@ function logLine(name, found, logger) {
         ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
         : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`);
 }
-/** One preview retired: looked up, told, its outputs and its value; never throws. */
+/** Never throws. */
 function retireOne(access, name, io, retired) {
     return withEvents(io, async (events) => {
         const { logger } = events;
@@ -66602,10 +65132,11 @@ function retireOne(access, name, io, retired) {
             maskValues(access, io);
             const dependencies = dependenciesOf(access, io, events);
             const deployment = await findDeployment(name, dependencies);
-            const dashboardUrl = deployment === undefined ? undefined : dashboardUrlOf(access.dashboardUrl, deployment);
-            const found = deployment === undefined
-                ? undefined
-                : { deployment, ...(dashboardUrl === undefined ? {} : { dashboardUrl }) };
+            const dashboardUrl = deployment && dashboardUrlOf(access.dashboardUrl, deployment);
+            const found = deployment && {
+                deployment,
+                ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+            };
             const report = { name, deployments: found === undefined ? [] : [found] };
             outputs({
                 'deployment-id': deployment?.id ?? '',
@@ -66631,10 +65162,7 @@ function retireOne(access, name, io, retired) {
     });
 }
 const NOTHING = { found: 0, inactive: 0, more: false, comment: 'skipped' };
-/**
- * The previews retired together: each one's retirement waits until every
- * one is looked up or over, then the adapter's one call retires them.
- */
+/** Each one's retirement waits until every one is looked up or over; then one call retires them. */
 class RetiredTogether {
     #pending;
     #reports = [];
@@ -66647,8 +65175,7 @@ class RetiredTogether {
             ? new Map()
             : hook({ layout: asked.layout, reports: this.#reports }).catch(() => new Map()));
     }
-    /** The preview's retirement: it is looked up; its retirement once every one's is known. */
-    retiredOf(key, looked = () => undefined) {
+    retiredOf(key, looked) {
         return async (report) => {
             looked();
             this.#reports.push({ key, report });
@@ -66656,7 +65183,6 @@ class RetiredTogether {
             return (await this.#all).get(key) ?? NOTHING;
         };
     }
-    /** The agent is over (looked up, or failed before). */
     over(key) {
         if (!this.#pending.delete(key))
             return;
@@ -66664,7 +65190,7 @@ class RetiredTogether {
             this.#start();
     }
 }
-/** A preview's one row of outputs, from its retire's value (none found: empty). */
+/** None found: empty. */
 function retire_run_rowOf(summary) {
     const found = summary?.report.deployments[0];
     return {
@@ -66679,10 +65205,9 @@ function retire_run_keyedOutputs(agents, summaries) {
     const entries = agents.map(({ key, name }, at) => [key, { name, ...retire_run_rowOf(summaries[at]) }]);
     // An environment several agents share is one set of records: counted once.
     const byEnvironment = new Map();
-    for (const retirement of summaries.map((summary) => summary?.retirement)) {
-        if (retirement?.environment === undefined)
-            continue;
-        byEnvironment.set(retirement.environment, retirement.inactive);
+    for (const { retirement } of summaries.flatMap((summary) => summary ?? [])) {
+        if (retirement?.environment !== undefined)
+            byEnvironment.set(retirement.environment, retirement.inactive);
     }
     const retired = [...byEnvironment.values()].reduce((sum, count) => sum + count, 0);
     return {
@@ -66693,46 +65218,36 @@ function retire_run_keyedOutputs(agents, summaries) {
         'dashboard-url': '',
     };
 }
-/** The preview an outcome retired, when it has one. */
 function summaryOf(outcome) {
     return outcome?.summary?.kind === 'retire' ? outcome.summary.previews[0] : undefined;
 }
-/** Runs the retire; never throws: how it ended is in the outcome. */
+/** Never throws: how it ended is in the outcome. */
 async function runRetire(asked, io) {
-    const { agents, layout, ...access } = asked;
     const together = io.retired === undefined ? undefined : new RetiredTogether(asked, io.retired);
-    const [one] = agents;
-    if (layout === 'flat' && one !== undefined) {
-        return retireOne(access, one.name, io, together?.retiredOf(one.key));
-    }
-    const events = new RunEvents(io.views, io.redact);
-    const { outcomes, ...ending } = await eachAgent(agents, { io, events, access }, async (agent, own, share) => {
+    return runAgents(asked, io, async (agent, own, share) => {
         // The slot goes back once the agent is looked up: the others' lookups need it.
-        const release = await share.take();
+        const release = (await share?.take()) ?? (() => undefined);
         try {
-            return await retireOne(access, agent.name, own, together?.retiredOf(agent.key, release));
+            return await retireOne(asked, agent.name, own, together?.retiredOf(agent.key, release));
         }
         finally {
             release();
             together?.over(agent.key);
         }
-    }, {
-        allEnded: (all) => events.emit({ kind: 'outputs', outputs: retire_run_keyedOutputs(agents, all.map(summaryOf)) }),
-    });
-    const previews = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
-    return { ...ending, summary: { kind: 'retire', previews } };
+    }, (events) => ({
+        access: asked,
+        allEnded: (all) => events.emit({ kind: 'outputs', outputs: retire_run_keyedOutputs(asked.agents, all.map(summaryOf)) }),
+        summary: (outcomes) => ({
+            kind: 'retire',
+            previews: outcomes.flatMap((outcome) => summaryOf(outcome) ?? []),
+        }),
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/retire.ts
 /**
- * The retire step (retire/action.yml): when a pull request closes, its
- * preview's GitHub deployments are marked inactive and its comment says it
- * is retired, with where to delete the deployment, which still exists in
- * the service: the action never deletes one; with a manifest (`agents`),
- * every agent's preview at once. An entry like src/main.ts.
- *
- * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action retire ../src/retire.ts .env`);
- * src/index.ts runs it when the runner starts dist/retire.js.
+ * The retire step (retire/action.yml): a closed pull request's previews marked inactive on
+ * GitHub; the action never deletes a deployment. An entry like src/main.ts.
  */
 
 
@@ -66741,13 +65256,13 @@ async function runRetire(asked, io) {
 
 
 
-/** retire/action.yml's inputs, in its order. */
+
 const RETIRE_INPUTS = {
     ...RETIRE_SERVICE_INPUTS,
     environment: GITHUB_INPUTS.environment,
     'github-token': GITHUB_INPUTS['github-token'],
     'pr-comment': input(parseBoolean, { default: 'true' }),
-    ...RETIRE_DASHBOARD_INPUT,
+    ...DASHBOARD_INPUT,
 };
 function retire_run() {
     return runStep({
@@ -66767,12 +65282,9 @@ function retire_run() {
 
 ;// CONCATENATED MODULE: ./src/inputs/sweep-inputs.ts
 /**
- * The sweep step's inputs (sweep/action.yml) that reach the service, and its own (the
- * patterns, `on-orphans`, `dry-run`); the GitHub ones are the GitHub adapter's to add. A
- * name matches a pattern only when it is the pattern with a positive decimal number, no
+ * A name matches a pattern only when it is the pattern with a positive decimal number, no
  * leading zero, for `{number}` and, with a manifest, one of its agents' exact names for
- * `{agent}`, compared as whole texts (never a wildcard, no regular expression built from
- * a name). A step without `agents` sweeps a manifest of one nameless agent, laid out flat.
+ * `{agent}`, compared as whole texts (never a wildcard, no regular expression built from a name).
  */
 
 
@@ -66783,7 +65295,6 @@ function retire_run() {
 
 
 const sweep_inputs_PLACEHOLDER = '{number}';
-/** A pull request's number as a name spells it: positive, no leading zero. */
 const NUMBER = /^[1-9][0-9]*$/;
 const ON_ORPHANS = ['warn', 'fail', 'none'];
 /** `text` split at its only `{number}`; `what` says what the pattern names, for the message. */
@@ -66812,11 +65323,7 @@ function parseNamePattern(raw) {
     }
     return pattern;
 }
-/**
- * The pull request's number `name` stands for under `pattern`, its digits as
- * written (however many: whether GitHub can have such a pull request is the
- * sweep's to judge); undefined when it does not match exactly.
- */
+/** `name`'s digits under `pattern`, however many (whether such a pull request exists is the sweep's to judge). */
 function digitsIn(pattern, name) {
     const { before, after } = pattern;
     if (name.length <= before.length + after.length)
@@ -66826,19 +65333,13 @@ function digitsIn(pattern, name) {
     const digits = name.slice(before.length, name.length - after.length);
     return NUMBER.test(digits) ? digits : undefined;
 }
-/** The pattern with `number` in its place. */
 function filled(pattern, number) {
     return `${pattern.before}${number}${pattern.after}`;
 }
-/** The sweep's inputs that reach the service, in sweep/action.yml's order. */
 const SWEEP_SERVICE_INPUTS = core_inputs_pick(ACCESS_INPUT_NAMES);
 const holdsAgent = (raw) => raw.includes(AGENT_PLACEHOLDER);
 const AGENT_EXAMPLE = 'e.g. {agent}-pr-{number}';
-/**
- * What is wrong with `name-pattern` beside `agents`, if anything: `{agent}`
- * without a manifest (nothing would fill it, and it is never a wildcard), or
- * a manifest without `{agent}` (its agents would not name the previews).
- */
+/** `{agent}` without a manifest fills with nothing (never a wildcard); a manifest without it names no previews. */
 function namePatternBesideAgents(raw, set) {
     const manifest = (set.agents ?? '') !== '';
     if (holdsAgent(raw) && !manifest) {
@@ -66849,31 +65350,19 @@ function namePatternBesideAgents(raw, set) {
     }
     return undefined;
 }
-/** `environment-pattern` holding `{agent}` without a manifest: nothing would fill it. */
 function environmentPatternBesideAgents(raw, set) {
     return holdsAgent(raw) && (set.agents ?? '') === ''
         ? `holds {agent}, which only the names of the agents in agents fill: give agents, or write the agent's name in environment-pattern`
         : undefined;
 }
-/** Its own, after the GitHub ones in sweep/action.yml. */
 const SWEEP_OWN_INPUTS = {
     'name-pattern': input(parseNamePattern, { besides: namePatternBesideAgents }),
     agents: core_inputs_INPUTS.agents,
-    'environment-pattern': input(unlessEmpty((raw) => splitPattern(raw, 'the environment name')), {
-        default: '',
-        besides: environmentPatternBesideAgents,
-    }),
+    'environment-pattern': input(unlessEmpty((raw) => splitPattern(raw, 'the environment name')), { default: '', besides: environmentPatternBesideAgents }),
     'on-orphans': input((raw) => parseOneOf(ON_ORPHANS, raw), { default: 'warn' }),
     'dry-run': input(parseBoolean, { default: 'false' }),
 };
-/** The dashboard's address, last in sweep/action.yml. */
-const SWEEP_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
-/**
- * The manifest's agents, each with its name: its entry's `name`, else its
- * key; a bad `name`, or one name of two agents, an input error, as the
- * deploy step's. Without a manifest, one nameless agent: its pattern holds
- * no `{agent}` to fill.
- */
+/** A bad `name`, or one name of two agents, is an input error, as in the deploy step. */
 function sweptAgents(manifest) {
     if (manifest === undefined)
         return [{ key: '', name: '' }];
@@ -66884,22 +65373,18 @@ function sweptAgents(manifest) {
 }
 /** The sweep these inputs ask for, checked against each other before any request. */
 function sweepRequest(inputs) {
-    const access = checkedAccess(inputs);
-    const environments = inputs['environment-pattern'];
-    const dashboardUrl = inputs['dashboard-url'];
     const manifest = inputs.agents;
     return {
-        ...access,
+        ...checkedAccess(inputs),
         names: inputs['name-pattern'],
         agents: sweptAgents(manifest),
         layout: manifest === undefined ? 'flat' : 'keyed',
-        ...(environments === undefined ? {} : { environments }),
+        ...given({ environments: inputs['environment-pattern'] }),
         onOrphans: inputs['on-orphans'],
         dryRun: inputs['dry-run'],
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+        ...given({ dashboardUrl: inputs['dashboard-url'] }),
     };
 }
-/** `pattern` with `{agent}` replaced by `name`, as text. */
 function forAgent(pattern, name) {
     const fill = (text) => fillPlaceholder(text, AGENT_PLACEHOLDER, name);
     return {
@@ -66908,7 +65393,6 @@ function forAgent(pattern, name) {
         after: fill(pattern.after),
     };
 }
-/** The patterns to look for: one an agent. */
 function agentPatterns(names, agents) {
     return agents.map((agent) => ({ agent, names: forAgent(names, agent.name) }));
 }
@@ -66924,30 +65408,21 @@ function searchTexts(patterns) {
     const longest = ({ before, after }) => before.length >= after.length ? before : after;
     return [...new Set(patterns.map(({ names }) => longest(names)))];
 }
-/**
- * The environment of a preview: the pattern with the pull request's number
- * and, when it holds `{agent}`, the preview's agent's name.
- */
 function sweep_inputs_environmentOf(pattern, number, agent) {
     return filled(forAgent(pattern, agent?.name ?? ''), number);
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/states-question.ts
 /**
- * The sweep's question to GitHub, before it retires anything: how the
- * workflow repository's pull requests stand. Unlike every other GitHub call
- * it is not advisory: without the states nothing is an orphan, so a refused
- * or unanswered query is an `ActionError` naming `pull-requests: read`, and
- * a query GitHub rejects as invalid one that says so.
+ * The sweep's question: how the pull requests stand. Unlike every other
+ * GitHub call it is not advisory (without the states nothing is an orphan):
+ * a refused or unanswered query is an `ActionError` naming
+ * `pull-requests: read`.
  */
 
 
 
-/**
- * The states of `numbers` in `repository`, one GraphQL query per 100; a
- * `RangeError` for a number that is not a positive integer (the caller's
- * mistake, never GitHub's), before any request.
- */
+/** A number that is not a positive integer is the caller's mistake: a `RangeError`, first. */
 async function askPullRequestStates(api, repository, numbers, options = {}) {
     const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
     if (!asked.ok) {
@@ -66962,16 +65437,11 @@ async function askPullRequestStates(api, repository, numbers, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/github/sweep-hooks.ts
 /**
- * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
- * repository's pull requests stand, remembered; and `retired`: flat, for
- * each orphan, which names its own pull request and environment, and whose
- * comment says how its pull request ended; keyed, with a manifest, once a
- * pull request, which rewrites the manifest's one comment (found by
- * the deploy step's name template: name-pattern with the pull request's
- * number) as the retire step does. Without the states nothing is an
- * orphan: `pullRequestStates` is always there, and without a token or a
- * repository it throws, before any request, an `ActionError` naming what is
- * missing (the core fails the step on it as on GitHub's refusal).
+ * The sweep's GitHub hooks: `pullRequestStates` (remembered) and `retired`,
+ * flat for each orphan, keyed once a pull request (the manifest's one
+ * comment, found by name-pattern with the number). Without the states
+ * nothing is an orphan, so without a token or a repository
+ * `pullRequestStates` throws an `ActionError` naming what is missing.
  */
 
 
@@ -66980,7 +65450,6 @@ async function askPullRequestStates(api, repository, numbers, options = {}) {
 
 
 
-/** The sweep step's GitHub settings from its inputs; with `agents`, its manifest. */
 function sweepSettings(inputs, sweep) {
     const source = inputs.agents?.source;
     return {
@@ -66991,11 +65460,7 @@ function sweepSettings(inputs, sweep) {
             : { manifest: { source, names: sweep.names, agents: sweep.agents } }),
     };
 }
-/**
- * The manifest as the deploy step on pull request `number` showed it: its
- * name template is name-pattern with the number (`{agent}-pr-7`), the
- * identity its comment's marker holds; each agent's deployment name filled.
- */
+/** The manifest as the deploy on pull request `number` showed it (`{agent}-pr-7`: its marker). */
 function manifestOfPullRequest(swept, number) {
     return {
         source: swept.source,
@@ -67027,7 +65492,6 @@ function sweepHooks(settings) {
         };
     };
 }
-/** One sweep's GitHub side: the states it was told, and each orphan's comment, made once. */
 class SweepOnGitHub {
     api;
     #settings;
@@ -67041,14 +65505,13 @@ class SweepOnGitHub {
         this.#context = context;
         this.#dependencies = dependencies;
     }
-    /** How the pull requests stand; throws when GitHub cannot say. Remembered for `retired`. */
+    /** Throws when GitHub cannot say; remembered for `retired`. */
     async pullRequestStates(numbers) {
         const states = await askPullRequestStates(this.api, this.#context.repository, numbers);
         for (const [number, state] of states)
             this.#states.set(number, state);
         return states;
     }
-    /** An orphan retired: its environment, its comment, and how its pull request ended. */
     retired(report) {
         const { logger, redact } = this.#dependencies;
         const target = {
@@ -67059,11 +65522,7 @@ class SweepOnGitHub {
         };
         return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
     }
-    /**
-     * A pull request's orphans of the manifest: its one comment rewritten (none
-     * created), each agent's preview retired; `reports` are of one pull
-     * request, one an agent. Environments are `retired`'s: none marked here.
-     */
+    /** `reports` are one pull request's, one an agent: its one comment rewritten (none created). */
     async retiredAgents(reports) {
         const swept = this.#settings.manifest;
         const pullRequest = reports[0]?.report.pullRequest;
@@ -67082,12 +65541,11 @@ class SweepOnGitHub {
         };
         return retireManifest(this.api, reports, target, { ...this.#context, logger, redact });
     }
-    /** How the pull request ended, when the states say it did. */
     #ended(pullRequest) {
         const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
         return state === 'merged' || state === 'closed' ? state : undefined;
     }
-    /** The orphan's pull request comment, made once; none when `pr-comment` is off. */
+    /** Made once; none when `pr-comment` is off. */
     #commentOf(pullRequest) {
         if (pullRequest === undefined || !this.#settings.comment)
             return undefined;
@@ -67104,12 +65562,10 @@ class SweepOnGitHub {
 
 ;// CONCATENATED MODULE: ./src/run/flows/sweep-retire.ts
 /**
- * The sweep's orphans retired on GitHub as retire does: one retirement a
- * group (one environment marking, one comment rewrite naming each of its
- * deployments); with a manifest, each pull request's groups then the
- * manifest's one comment of that pull request, rewritten once to say every
- * agent's preview is retired, as the retire step with the manifest leaves
- * it. What that did, each orphan counted once.
+ * The sweep's orphans retired on GitHub as retire does: one retirement a group (one
+ * environment marking, one comment rewrite naming each of its deployments); with a manifest,
+ * then the manifest's one comment of that pull request, rewritten once, as the retire step
+ * with the manifest leaves it.
  */
 
 const NOTHING_RETIRED = {
@@ -67135,10 +65591,8 @@ function retiredAs(retirement) {
     return 'nothing';
 }
 /**
- * What an orphan is retired with: its environment, else its pull request
- * (and agent). Several deployments of one name share the pull request's
- * environment and comment; with a manifest, an environment without
- * `{agent}` is the one of every agent's preview of the pull request.
+ * What an orphan is retired with: its environment, else its pull request (and agent). With a
+ * manifest, an environment without `{agent}` is every agent's preview's of the pull request.
  */
 function retiredWith(orphan, request) {
     const { environments } = request;
@@ -67169,7 +65623,6 @@ function byPullRequest(groups) {
     }
     return pulls;
 }
-/** What GitHub is told of orphans: their names, deployments, pull request, environment. */
 function reportOf(group, number, request) {
     const [first] = group;
     const agents = [...new Set(group.map((orphan) => orphan.agent?.key ?? ''))];
@@ -67187,10 +65640,8 @@ function reportOf(group, number, request) {
     };
 }
 /**
- * The manifest's one comment of pull request `number` rewritten once: a
- * report for every agent of the manifest, its orphans' deployments (none
- * when the listing held no preview of it for that pull request). What
- * became of the comment; undefined without a manifest or a way to say.
+ * The manifest's one comment of pull request `number` rewritten once: a report for every
+ * agent, its orphans' deployments (maybe none). Undefined without a manifest or a way to say.
  */
 async function manifestComment(groups, number, request, io) {
     if (request.layout !== 'keyed' || io.retired === undefined)
@@ -67203,7 +65654,7 @@ async function manifestComment(groups, number, request, io) {
     const retirements = await io.retired({ layout: 'keyed', reports });
     return [...retirements.values()][0]?.comment;
 }
-/** The orphans retired on GitHub; what that did, each orphan counted once. */
+/** What retiring the orphans did, each orphan counted once. */
 async function retireAll(orphans, request, io) {
     const retired = { ...NOTHING_RETIRED };
     for (const [number, groups] of byPullRequest(inGroups(orphans, request))) {
@@ -67230,16 +65681,12 @@ async function retireAll(orphans, request, io) {
 
 ;// CONCATENATED MODULE: ./src/run/flows/sweep-run.ts
 /**
- * The sweep as a run: the previews the listing holds under the name
- * pattern (searched for each agent's pattern's longest literal part, each
- * text once, every page, GET only), exact matches only: a name that two
- * agents' patterns both give (`a` and `a1` under `{agent}{number}`) proves
- * neither, and is left alone; their pull requests' states from the runner
- * (GitHub); each preview of a closed or merged pull request, an orphan,
- * reported and retired as retire does, unless a dry run; what its summary
- * shows (src/views/ renders it). Only what is proven an orphan is touched:
- * an unknown number is reported, an open one counted. Nothing is deleted,
- * and nothing says so: the service's interface has no delete.
+ * The sweep: the previews the listing holds under the name pattern (each agent's pattern's
+ * longest literal part searched, GET only), exact matches only: a name two agents' patterns
+ * both give (`a` and `a1` under `{agent}{number}`) proves neither, and is left alone. Each
+ * preview of a closed or merged pull request is an orphan, reported and retired as retire
+ * does, unless a dry run. Only what is proven an orphan is touched; nothing is deleted, and
+ * nothing says so: the service's interface has no delete.
  */
 
 
@@ -67253,7 +65700,7 @@ async function retireAll(orphans, request, io) {
 
 
 
-/** The names of the sweep step's outputs, as sweep/action.yml declares them. */
+/** As sweep/action.yml declares them. */
 const SWEEP_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'orphans',
     'orphan-count',
@@ -67261,7 +65708,7 @@ const SWEEP_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'unknown-count',
     'retired',
 ]));
-/** The `orphans` output's items, oldest close first; keyed, each names its agent. */
+/** Oldest close first; keyed, each names its agent. */
 function orphansJson(orphans, layout) {
     return JSON.stringify(orphans.map((orphan) => ({
         ...(layout === 'keyed' ? { agent: orphan.agent?.key ?? '' } : {}),
@@ -67276,7 +65723,6 @@ function orphansJson(orphans, layout) {
 }
 /** At most this many deployments are read a search: the deploy's search's cap. */
 const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
-/** `deployment` as a preview, or as an ambiguous name, or nothing when no pattern matches it. */
 function sorted(deployment, patterns, found) {
     const matches = matchesOf(patterns, deployment.name);
     const [first] = matches;
@@ -67293,7 +65739,6 @@ function sorted(deployment, patterns, found) {
         why: `and it is the name of a preview of agents ${agents} alike: no proof of whose it is, left alone`,
     });
 }
-/** The previews of the listing: exact matches of the pattern, each with its number (and agent). */
 async function findPreviews(request, io, events) {
     const dependencies = dependenciesOf(request, io, events);
     const patterns = agentPatterns(request.names, request.agents);
@@ -67315,22 +65760,15 @@ async function findPreviews(request, io, events) {
         return found;
     });
 }
-/** Where a person deletes the orphan: its dashboard, else its id in the service. */
 function whereToDelete(orphan) {
     return orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`;
 }
-/**
- * The number GitHub can be asked about for `digits`, or undefined beyond
- * its `Int` (GitHub would reject the whole query, and so the sweep).
- */
+/** Undefined beyond GitHub's `Int` (GitHub would reject the whole query, and so the sweep). */
 function askable(digits) {
     const number = Number(digits);
     return number <= MAX_PULL_REQUEST_NUMBER ? number : undefined;
 }
-/**
- * GitHub's word on a preview's pull request, or why nothing it said proves
- * how that pull request stands (the end of the preview's log line).
- */
+/** GitHub's word on a preview's pull request, or why it proves nothing (the end of its log line). */
 function proofOf(digits, states) {
     const number = askable(digits);
     if (number === undefined) {
@@ -67345,7 +65783,6 @@ function proofOf(digits, states) {
     }
     return known;
 }
-/** The previews sorted by their pull requests' states. */
 function classify(previews, states, request) {
     const orphans = [];
     const unknown = [];
@@ -67372,7 +65809,6 @@ function classify(previews, states, request) {
     orphans.sort((a, b) => (a.closedAt ?? '').localeCompare(b.closedAt ?? ''));
     return { orphans, open, unknown };
 }
-/** ` of agent 'support'` when the preview is an agent's of the manifest. */
 const agentOf = ({ agent }, { layout }) => layout === 'keyed' ? ` of agent '${agent?.key ?? ''}'` : '';
 /** One line an orphan and an unknown number; never a word of deleting or stopping. */
 function report(found, request, logger) {
@@ -67388,7 +65824,7 @@ function report(found, request, logger) {
     }
     logger.info(`sweep: ${found.orphans.length} ${plural(found.orphans.length, 'orphan')}, ${found.open} open, ${found.unknown.length} unknown`);
 }
-/** Runs the sweep; never throws: how it ended is in the outcome. */
+/** Never throws: how it ended is in the outcome. */
 async function runSweep(request, io) {
     return withEvents(io, (events) => sweep(request, io, events));
 }
@@ -67447,14 +65883,8 @@ async function sweep(request, io, events) {
 
 ;// CONCATENATED MODULE: ./src/sweep.ts
 /**
- * The sweep step (sweep/action.yml): on a schedule, the previews whose
- * pull request is closed or merged (orphans) found through the service's
- * listing and GitHub's pull request states, reported loudly, and retired on
- * GitHub as retire does; nothing is deleted, and a second sweep writes
- * nothing. An entry like src/main.ts.
- *
- * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action sweep ../src/sweep.ts .env`);
- * src/index.ts runs it when the runner starts dist/sweep.js.
+ * The sweep step (sweep/action.yml): previews of closed pull requests (orphans) reported and
+ * retired on GitHub as retire does; nothing is deleted. An entry like src/main.ts.
  */
 
 
@@ -67463,12 +65893,12 @@ async function sweep(request, io, events) {
 
 
 
-/** sweep/action.yml's inputs, in its order. */
+
 const SWEEP_INPUTS = {
     ...SWEEP_SERVICE_INPUTS,
     'github-token': GITHUB_INPUTS['github-token'],
     'pr-comment': input(parseBoolean, { default: 'true' }),
-    ...SWEEP_DASHBOARD_INPUT,
+    ...DASHBOARD_INPUT,
     ...SWEEP_OWN_INPUTS,
 };
 function sweep_run() {
@@ -67476,7 +65906,6 @@ function sweep_run() {
         inputs: SWEEP_INPUTS,
         request: (inputs) => {
             const sweep = sweepRequest(inputs);
-            // Each orphan's environment comes from environment-pattern.
             return { sweep, settings: sweepSettings(inputs, sweep) };
         },
         run: ({ sweep, settings }, step) => runSweep(sweep, step.io(sweepHooks(settings))),
@@ -67486,20 +65915,14 @@ function sweep_run() {
 
 ;// CONCATENATED MODULE: ./src/index.ts
 /**
- * The bundle's start, shared by every entry of the action: the runner starts
- * dist/index.js for action.yml, dist/plan.js for plan/action.yml,
- * dist/retire.js for retire/action.yml and dist/sweep.js for
- * sweep/action.yml (each only imports this bundle); the file it started
- * says which entry runs.
- * No top-level await: it would keep the bundler from joining the modules
- * into one scope, which costs start-up (bench/RESULTS.md). A rejection still
- * ends the process with an error.
+ * The bundle's start for every entry: the file the runner started (dist/plan.js, …, each only
+ * importing this bundle) says which runs. No top-level await: it would keep the bundler from
+ * joining the modules into one scope, which costs start-up (bench/RESULTS.md).
  */
 
 
 
 
-/** The file the runner started: `index.js`, `plan.js`, `retire.js` or `sweep.js`. */
 const src_file = /[^\\/]*$/.exec(process.argv[1] ?? '')?.[0];
 const entries = {
     'plan.js': plan_run,
