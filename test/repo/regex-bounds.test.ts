@@ -5,6 +5,10 @@
  * `\/+$` from every slash) takes minutes there, a linear one milliseconds.
  * So the bound is generous (a second) and still cannot be met by a quadratic
  * pattern. Each run happens in a worker, which is terminated when it is late.
+ * A pattern of src/ that is late gets a second try of ten seconds before it
+ * counts as late: on a loaded machine (the suite's other files, a CI runner
+ * shared with other jobs) a linear pattern may miss the first second, a
+ * quadratic one misses both by minutes.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +19,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const SRC = path.join(import.meta.dirname, '..', '..', 'src');
 const SIZE = 1_000_000;
 const BOUND_MS = 1_000;
+const SECOND_TRY_MS = 10_000;
 
 interface Found {
   where: string;
@@ -115,12 +120,16 @@ class Runner {
   }
 
   /** Whether the pattern finished on the input within the bound. */
-  async finishes(found: Pick<Found, 'source' | 'flags'>, input: string): Promise<boolean> {
+  async finishes(
+    found: Pick<Found, 'source' | 'flags'>,
+    input: string,
+    boundMs = BOUND_MS,
+  ): Promise<boolean> {
     const worker = this.#worker;
     let onMessage = () => {};
     let onError = (_: unknown) => {};
     const finished = await new Promise<boolean>((resolve, reject) => {
-      const timer = setTimeout(() => resolve(false), BOUND_MS);
+      const timer = setTimeout(() => resolve(false), boundMs);
       onMessage = () => {
         clearTimeout(timer);
         resolve(true);
@@ -156,13 +165,22 @@ describe('every regular expression in src/ is linear on 1 MB of its worst inputs
     expect(literals.map((found) => found.source)).toContain('<title[^<>]*>([^<]*)<\\/title>');
   });
 
-  it.each(literals.map((found) => [found.where, found] as const))('%s', async (_, found) => {
-    const late: string[] = [];
-    for (const pump of pumpsFor(found.source)) {
-      if (!(await runner.finishes(found, inputOf(pump)))) late.push(JSON.stringify(pump));
-    }
-    expect(late, `/${found.source}/${found.flags} repeated`).toEqual([]);
-  });
+  it.each(literals.map((found) => [found.where, found] as const))(
+    '%s',
+    async (_, found) => {
+      const late: string[] = [];
+      for (const pump of pumpsFor(found.source)) {
+        const input = inputOf(pump);
+        if (
+          !(await runner.finishes(found, input)) &&
+          !(await runner.finishes(found, input, SECOND_TRY_MS))
+        )
+          late.push(JSON.stringify(pump));
+      }
+      expect(late, `/${found.source}/${found.flags} repeated`).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 describe('the check itself', () => {
