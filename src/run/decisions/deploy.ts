@@ -9,7 +9,6 @@ import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { formatDuration, untrusted } from '../../common/runtime.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from '../../service/schemas.js';
-import { DeploymentError } from '../ports/errors.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
 import { findDeployment, pickOne } from './find.js';
 import { fullName, resolveRepository } from './repository.js';
@@ -66,8 +65,15 @@ export function buildCreateRequest(
   return request;
 }
 
-export class NotReusableError extends DeploymentError {
+/** Carries the deployment the run found, so the outputs can still say which. */
+export class NotReusableError extends ActionError {
   override name = 'NotReusableError';
+  readonly deployment: Deployment;
+
+  constructor(message: string, deployment: Deployment) {
+    super(message);
+    this.deployment = deployment;
+  }
 }
 
 function checkReusable(
