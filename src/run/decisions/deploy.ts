@@ -10,8 +10,7 @@ import { formatDuration, untrusted } from '../../common/runtime.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from '../../service/schemas.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
-import { findDeployment, pickOne } from './find.js';
-import { fullName, resolveRepository } from './repository.js';
+import { findDeployment, fullName, pickOne, resolveRepository } from './find.js';
 
 /** The listing may lag a create (no read-after-write): the name is looked up after each pause. */
 export const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];

@@ -231,10 +231,7 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
       request.onOrphans === 'fail' && count > 0
         ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
         : undefined;
-    return {
-      ...(failure === undefined ? {} : { failure: io.redact(failure) }),
-      summary,
-    };
+    return { ...(failure === undefined ? {} : { failure: io.redact(failure) }), summary };
   } catch (error) {
     return {
       failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
