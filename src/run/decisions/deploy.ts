@@ -185,9 +185,8 @@ async function create(
   const created = via !== 'conflict';
   if (created) onCreated?.({ request, repository, deployment, created });
   // The reconcile look-up found the exact name and warned about duplicates already.
-  if (via === 'answer') {
+  if (via === 'answer')
     await checkCreated({ request, repository, deployment, created }, dependencies);
-  }
   return { deployment, created };
 }
 
@@ -222,14 +221,8 @@ export async function deploy(
         : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`,
     ),
   );
-  if (existing !== undefined) {
-    return {
-      request,
-      repository,
-      deployment: checkReusable(existing, spec, dependencies.service.words),
-      created: false,
-    };
-  }
+  const reused = existing && checkReusable(existing, spec, service.words);
+  if (reused !== undefined) return { request, repository, deployment: reused, created: false };
   if (spec.dryRun) {
     logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);
     return { request, repository, created: false };

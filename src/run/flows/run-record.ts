@@ -137,16 +137,13 @@ export class RunRecord extends RunEnding {
 
   report(stage: Stage, waitingFor?: string): RunReport {
     const { spec } = this;
-    const result = this.#result;
-    const deployment = this.#deployment;
-    const goal = this.#goal;
-    const verdict = this.#liveness;
+    const [deployment, goal, verdict] = [this.#deployment, this.#goal, this.#liveness];
     return {
       name: spec.name,
       stage,
       id: deployment?.id,
       status: deployment?.status,
-      created: result?.created,
+      created: this.#result?.created,
       // A target the deployment will not build is still the commit the step asked for.
       targetCommit: goal?.target?.sha ?? unbuiltIn(goal?.drift ?? [])?.wanted,
       liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
