@@ -78,8 +78,10 @@ export function planSummaryHtml(
   budget?: number,
 ): string {
   const { code } = cellsOf(redact);
-  const parts: SummaryPart[] = [`<h2>${heading(name, verdict, code)}</h2>`];
-  parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
+  const parts: SummaryPart[] = [
+    `<h2>${heading(name, verdict, code)}</h2>`,
+    ...deploymentTable(verdict, dashboardUrl, code, redact),
+  ];
   if (verdict.wouldFail !== undefined) {
     parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
   }
@@ -110,13 +112,12 @@ function actionCell(part: AgentPlanPart): string {
 
 function rowOf(part: AgentPlanPart, code: Cell): string {
   const changes = part.summary?.verdict.changes.length;
-  const cells = [
+  return tableRow([
     code(part.key),
     code(part.name),
     htmlText(actionCell(part)),
     htmlText(changes === undefined ? '—' : String(changes)),
-  ];
-  return tableRow(cells);
+  ]);
 }
 
 /** Or why none was made, within `budget` bytes. */

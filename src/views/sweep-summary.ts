@@ -12,22 +12,15 @@ function changedOnGitHub(sweep: SweepSummary): string {
   const { inactive, comments, byThisRun, already, failed, nothing } = sweep.retired;
   const done = [`${inactive} GitHub ${plural(inactive, 'deployment')} marked inactive`];
   if (comments > 0) done.push(`${comments} ${plural(comments, 'comment')} rewritten`);
-  const parts = [
-    byThisRun === 0
-      ? `none retired by this run (${done.join(', ')})`
-      : `${byThisRun} retired by this run (${done.join(', ')})`,
-  ];
+  const parts = [`${byThisRun || 'none'} retired by this run (${done.join(', ')})`];
   if (already > 0) {
     parts.push(
       `${already} already retired by an earlier run, left as ${plural(already, 'it was', 'they were')}`,
     );
   }
-  if (failed > 0) {
-    parts.push(`${failed} not fully retired: see the warnings in the step's log`);
-  }
-  if (nothing > 0) {
+  if (failed > 0) parts.push(`${failed} not fully retired: see the warnings in the step's log`);
+  if (nothing > 0)
     parts.push(`${nothing} with nothing on GitHub to retire (no deployment record, no comment)`);
-  }
   return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
 }
 
@@ -63,10 +56,9 @@ export function sweepSummaryHtml(sweep: SweepSummary, redact: (text: string) => 
   if (orphans.length > 0) {
     parts.push(
       `<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`,
+      orphansTable(orphans, code),
     );
-    parts.push(orphansTable(orphans, code));
   }
-  const github = changedOnGitHub(sweep);
   parts.push(
     labelledTable([
       ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
@@ -78,7 +70,7 @@ export function sweepSummaryHtml(sweep: SweepSummary, redact: (text: string) => 
             : `${unknownNumbers(sweep.unknown).join(', ')}: left alone`,
         ),
       ],
-      ['Changed on GitHub', htmlText(github)],
+      ['Changed on GitHub', htmlText(changedOnGitHub(sweep))],
     ]),
   );
   return boundedSummary(parts);

@@ -9,10 +9,8 @@ import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { formatDuration, untrusted } from '../../common/runtime.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from '../../service/schemas.js';
-import { DeploymentError } from '../ports/errors.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
-import { findDeployment, pickOne } from './find.js';
-import { fullName, resolveRepository } from './repository.js';
+import { findDeployment, fullName, pickOne, resolveRepository } from './find.js';
 
 /** The listing may lag a create (no read-after-write): the name is looked up after each pause. */
 export const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
@@ -66,8 +64,15 @@ export function buildCreateRequest(
   return request;
 }
 
-export class NotReusableError extends DeploymentError {
+/** Carries the deployment the run found, so the outputs can still say which. */
+export class NotReusableError extends ActionError {
   override name = 'NotReusableError';
+  readonly deployment: Deployment;
+
+  constructor(message: string, deployment: Deployment) {
+    super(message);
+    this.deployment = deployment;
+  }
 }
 
 function checkReusable(
@@ -180,9 +185,8 @@ async function create(
   const created = via !== 'conflict';
   if (created) onCreated?.({ request, repository, deployment, created });
   // The reconcile look-up found the exact name and warned about duplicates already.
-  if (via === 'answer') {
+  if (via === 'answer')
     await checkCreated({ request, repository, deployment, created }, dependencies);
-  }
   return { deployment, created };
 }
 
@@ -217,14 +221,8 @@ export async function deploy(
         : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`,
     ),
   );
-  if (existing !== undefined) {
-    return {
-      request,
-      repository,
-      deployment: checkReusable(existing, spec, dependencies.service.words),
-      created: false,
-    };
-  }
+  const reused = existing && checkReusable(existing, spec, service.words);
+  if (reused !== undefined) return { request, repository, deployment: reused, created: false };
   if (spec.dryRun) {
     logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);
     return { request, repository, created: false };

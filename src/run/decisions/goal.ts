@@ -5,11 +5,11 @@ import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { ACTION_WORDS, type RemedyWords } from '../../service/answers.js';
 import type { Deployment } from '../../service/schemas.js';
 import type { DeployResult } from './deploy.js';
-import { CommitOrders } from './commit-order.js';
-import { fullName } from './repository.js';
+import { fullName } from './find.js';
 import type { Drift, Liveness, UnbuiltDrift } from '../ports/findings.js';
 import { fieldDrift, findDrift, showValue } from './drift.js';
-import { chooseTarget, latestCommit, liveness, trackedRef, type Target } from './live.js';
+import { chooseTarget, CommitOrders, latestCommit, liveness, trackedRef } from './live.js';
+import type { Target } from './live.js';
 import type { AskCommitOrder } from '../ports/progress.js';
 import type { HealthJudge } from './health.js';
 

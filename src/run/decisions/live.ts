@@ -2,13 +2,15 @@
  * Live (docs/how-it-works.md, "What green means"): READY, the latest revision active (or
  * none), and for a targeted commit, a latest revision for it or for a newer push: a commit
  * the adapter says is newer, or a revision the step did not see for a commit not said older.
+ * Which of two commits is newer is asked of the adapter once a commit against the target,
+ * and remembered for the run (`CommitOrders`).
  */
 import type { CommitRequest } from '../../inputs/deploy-spec.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
 import type { Deployment } from '../../service/schemas.js';
 import type { Liveness } from '../ports/findings.js';
-import type { CommitOrder } from '../ports/progress.js';
+import type { AskCommitOrder, CommitOrder } from '../ports/progress.js';
 
 export interface Target {
   sha: string;
@@ -103,5 +105,41 @@ export function chooseTarget(
         `no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`,
       );
       return undefined;
+  }
+}
+
+/** A wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+
+export class CommitOrders {
+  readonly #answers = new Map<string, CommitOrder>();
+  readonly #asking;
+
+  /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+  constructor(
+    ask: AskCommitOrder | undefined,
+    repository: string | undefined,
+    target: Target | undefined,
+    logger: Logger,
+  ) {
+    this.#asking = { ask, repository, target: target?.sha, logger };
+  }
+
+  of(commit: string): CommitOrder {
+    return this.#answers.get(commit);
+  }
+
+  /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+  async learn(deployment: Deployment): Promise<void> {
+    const commit = latestCommit(deployment);
+    const { ask, repository, target, logger } = this.#asking;
+    if (ask === undefined || repository === undefined || target === undefined) return;
+    if (commit === undefined || commit === target || this.#answers.has(commit)) return;
+    if (this.#answers.size >= MAX_QUESTIONS) return;
+    this.#answers.set(commit, undefined);
+    const order = await ask(repository, target, commit);
+    this.#answers.set(commit, order);
+    const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+    logger.debug(`commit order of ${which}: ${order ?? 'not known, so it counts as before'}`);
   }
 }

@@ -61,10 +61,7 @@ interface Batch {
 }
 
 export class StatusChecks {
-  readonly #service: Pick<Service, 'getByIds'>;
-  readonly #clock: Clock;
-  readonly #signal: AbortSignal | undefined;
-  readonly #wait: Omit<WaitOptions, 'timeoutMs'>;
+  readonly #options: StatusChecksOptions & { wait: Omit<WaitOptions, 'timeoutMs'> };
   #schedule: Schedule;
   /** No request before this: a pause the service asked for, by this refusal. */
   #heldUntil = Number.NEGATIVE_INFINITY;
@@ -75,17 +72,14 @@ export class StatusChecks {
   #pumping = false;
 
   constructor(options: StatusChecksOptions) {
-    this.#service = options.service;
-    this.#clock = options.clock;
-    this.#signal = options.signal;
-    this.#wait = options.wait ?? DEFAULT_WAIT;
-    this.#schedule = startSchedule(this.#wait, this.#clock.now());
+    this.#options = { ...options, wait: options.wait ?? DEFAULT_WAIT };
+    this.#schedule = startSchedule(this.#options.wait, options.clock.now());
   }
 
   /** `RunDependencies.statusCheck`: the deployment as the next request lists it. */
   readonly check: StatusCheck = (id, timeoutMs, sent) =>
     new Promise((resolve, reject) => {
-      const now = this.#clock.now();
+      const now = this.#options.clock.now();
       const asked: Asked = { id, deadline: now + timeoutMs, sent, resolve, reject };
       this.#lately.set(id, now);
       const joined = [...this.#underWay].find(
@@ -109,14 +103,15 @@ export class StatusChecks {
         // The checks asked at the same moment leave together.
         await nextTurn();
         const { lastCheckAt, intervalMs } = this.#schedule;
-        const now = this.#clock.now();
+        const now = this.#options.clock.now();
         const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - now;
         if (waitMs <= 0) {
           this.#send();
           continue;
         }
         const nearest = Math.min(...this.#queued.map((asked) => asked.deadline));
-        await this.#clock.sleep(Math.max(0, Math.min(waitMs, nearest - now)), this.#signal);
+        const { clock, signal } = this.#options;
+        await clock.sleep(Math.max(0, Math.min(waitMs, nearest - now)), signal);
         this.#expire();
       }
     } catch (error) {
@@ -128,7 +123,7 @@ export class StatusChecks {
 
   /** The queued checks whose deadline has come fail unsent; the pace is kept for the others. */
   #expire(): void {
-    const now = this.#clock.now();
+    const now = this.#options.clock.now();
     const due = this.#queued.filter((asked) => asked.deadline <= now);
     if (due.length === 0) return;
     this.#queued = this.#queued.filter((asked) => asked.deadline > now);
@@ -144,11 +139,11 @@ export class StatusChecks {
   }
 
   #send(): void {
-    const now = this.#clock.now();
-    this.#schedule = checkStarted(this.#schedule, this.#wait, now);
+    const now = this.#options.clock.now();
+    this.#schedule = checkStarted(this.#schedule, this.#options.wait, now);
     const checks = this.#queued.splice(0);
     for (const [id, at] of this.#lately) {
-      if (now - at > 2 * this.#wait.maxIntervalMs) this.#lately.delete(id);
+      if (now - at > 2 * this.#options.wait.maxIntervalMs) this.#lately.delete(id);
     }
     const ids = [...new Set([...checks.map((asked) => asked.id), ...this.#lately.keys()])];
     for (let start = 0; start < ids.length; start += PAGE_LIMIT) {
@@ -166,7 +161,7 @@ export class StatusChecks {
 
   async #answer(batch: Batch, timeoutMs: number): Promise<void> {
     try {
-      const found = await this.#service.getByIds([...batch.ids], timeoutMs);
+      const found = await this.#options.service.getByIds([...batch.ids], timeoutMs);
       this.#underWay.delete(batch);
       this.#schedule = answered(this.#schedule);
       for (const asked of batch.checks) {
@@ -178,8 +173,8 @@ export class StatusChecks {
     } catch (error) {
       this.#underWay.delete(batch);
       if (error instanceof ServiceError) {
-        this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
-        const until = this.#clock.now() + this.#schedule.slowdownMs;
+        this.#schedule = refused(this.#schedule, refusalOf(error), this.#options.wait);
+        const until = this.#options.clock.now() + this.#schedule.slowdownMs;
         // A check queued meanwhile that the pause holds past its deadline fails at it (#expire).
         if (until > this.#heldUntil) {
           this.#heldUntil = until;

@@ -21,18 +21,19 @@ function progressKey(deployment: Deployment): string {
 
 type WaitOutcome = Extract<RunEvent, { kind: 'wait_over' }>['outcome'];
 
+interface HeartbeatOf {
+  clock: Clock;
+  heartbeatMs: number;
+  events: EventSink | undefined;
+  started: number;
+}
+
 export class Heartbeat {
-  readonly #clock: Clock;
-  readonly #heartbeatMs: number;
-  readonly #events: EventSink | undefined;
-  readonly #started: number;
+  readonly #wait: HeartbeatOf;
   #shown: { key: string; at: number } | undefined;
 
-  constructor(clock: Clock, heartbeatMs: number, events: EventSink | undefined, started: number) {
-    this.#clock = clock;
-    this.#heartbeatMs = heartbeatMs;
-    this.#events = events;
-    this.#started = started;
+  constructor(wait: HeartbeatOf) {
+    this.#wait = wait;
   }
 
   show(state: WaitState): void {
@@ -46,28 +47,28 @@ export class Heartbeat {
     if (this.#shown !== undefined && this.#shown.key !== progressKey(deployment)) {
       this.#changed(deployment, '');
     }
-    this.#events?.({ kind: 'wait_over', outcome: 'live' });
+    this.#wait.events?.({ kind: 'wait_over', outcome: 'live' });
   }
 
   over<E>(outcome: Exclude<WaitOutcome, 'live'>, end: E): E {
-    this.#events?.({ kind: 'wait_over', outcome });
+    this.#wait.events?.({ kind: 'wait_over', outcome });
     return end;
   }
 
   /** `note`: why the next check is late, or that the one in flight has no answer yet. */
   say(state: WaitState, note?: string): void {
-    this.#events?.({
+    this.#wait.events?.({
       kind: 'waiting',
       waitingFor: state.missing,
       ...(state.briefly === undefined ? {} : { briefly: state.briefly }),
-      elapsedMs: this.#clock.now() - this.#started,
+      elapsedMs: this.#wait.clock.now() - this.#wait.started,
       ...(note === undefined ? {} : { note }),
     });
-    this.#shown = { key: progressKey(state.deployment), at: this.#clock.now() };
+    this.#shown = { key: progressKey(state.deployment), at: this.#wait.clock.now() };
   }
 
   #changed(deployment: Deployment, waitingFor: string): void {
-    this.#events?.({
+    this.#wait.events?.({
       kind: 'status_change',
       status: deployment.status,
       latestRevisionId: deployment.latest_revision_id ?? null,
@@ -83,13 +84,13 @@ export class Heartbeat {
     work: () => Promise<T>,
     note?: () => string | undefined,
   ): Promise<T> {
-    const clock = this.#clock;
+    const clock = this.#wait.clock;
     const since = clock.now();
     // Due as the work starts: said now, as a plain line.
-    if ((this.#shown?.at ?? since) + this.#heartbeatMs <= since) this.say(state);
+    if ((this.#shown?.at ?? since) + this.#wait.heartbeatMs <= since) this.say(state);
     let cancel = () => {};
     const arm = () => {
-      const beat = Math.max(0, (this.#shown?.at ?? since) + this.#heartbeatMs - clock.now());
+      const beat = Math.max(0, (this.#shown?.at ?? since) + this.#wait.heartbeatMs - clock.now());
       cancel = clock.timer(beat, () => {
         this.say(state, note?.());
         arm();

@@ -86,20 +86,17 @@ function beatingCheck(
   id: string,
   timeoutMs: number,
 ): Promise<Deployment | ActionError | undefined> {
-  let sentAt: number | undefined;
+  let sentAt = Number.POSITIVE_INFINITY;
+  const silence = () => {
+    const silentMs = dependencies.clock.now() - sentAt;
+    if (silentMs < SILENCE_MS) return undefined;
+    return `the service has not answered a status check for ${formatDuration(silentMs)}`;
+  };
   return heartbeat.beating(
     state,
-    () =>
-      check(dependencies, id, timeoutMs, (at) => {
-        sentAt = at;
-      }),
-    () => silence(sentAt, dependencies.clock.now()),
+    () => check(dependencies, id, timeoutMs, (at) => (sentAt = at)),
+    silence,
   );
-}
-
-function silence(sentAt: number | undefined, now: number): string | undefined {
-  if (sentAt === undefined || now - sentAt < SILENCE_MS) return undefined;
-  return `the service has not answered a status check for ${formatDuration(now - sentAt)}`;
 }
 
 function slowingDown(schedule: Schedule): string {
@@ -124,7 +121,7 @@ export async function waitUntilLive(
   const { service, clock, logger, signal, events } = dependencies;
   const started = clock.now();
   const deadline = started + options.timeoutMs;
-  const heartbeat = new Heartbeat(clock, options.heartbeatMs, events, started);
+  const heartbeat = new Heartbeat({ clock, heartbeatMs: options.heartbeatMs, events, started });
   const unknownStatuses = new Set<string>();
   let schedule = startSchedule(options, started);
   let deployment = initial;

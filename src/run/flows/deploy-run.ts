@@ -10,7 +10,8 @@ import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { DeploymentSummary } from '../ports/summaries.js';
 import { deploymentEntry, keyedOutputs } from '../decisions/report.js';
 import type { DeploymentEntry } from '../ports/findings.js';
-import { pipeline, type SharedWork } from './pipeline.js';
+import { pipeline } from './pipeline.js';
+import type { SharedWork } from '../decisions/shared-work.js';
 import { runAgents } from './each-agent.js';
 
 export interface ManifestAgent {

@@ -10,10 +10,8 @@ import { agentViews, RunEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { RunSummary } from '../ports/summaries.js';
 import { AddressChecks } from '../decisions/address-pace.js';
-import { sharedListings } from '../decisions/shared-listings.js';
-import { Slots } from '../decisions/slots.js';
+import { sharedListings, Slots, type SharedWork } from '../decisions/shared-work.js';
 import { StatusChecks } from '../decisions/status-checks.js';
-import type { SharedWork } from './pipeline.js';
 import { dependenciesOf } from './setup.js';
 
 /**

@@ -6,6 +6,7 @@ import type { RemedyWords } from '../../service/answers.js';
 import type { RunDependencies } from '../ports/dependencies.js';
 import type { Deployment } from '../../service/schemas.js';
 import { RunEvents } from '../ports/events.js';
+import type { SharedWork } from '../decisions/shared-work.js';
 import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { flatSummary } from '../ports/summaries.js';
@@ -64,13 +65,6 @@ function waitingFor(goal: Goal, waits: boolean): string | undefined {
   return goal.target === undefined
     ? 'the deployment to be live'
     : `commit ${shortSha(goal.target.sha)} to be live`;
-}
-
-/** What one agent's run shares with the others' (each-agent.ts). */
-export interface SharedWork {
-  /** Resolves once a slot is free, to the function that frees it (a second call does nothing). */
-  take(): Promise<() => void>;
-  dependencies: Partial<RunDependencies>;
 }
 
 /** Why the step fails on this deployment (`stepFailure`), or undefined; throws when it cannot go on. */
@@ -157,22 +151,13 @@ export async function pipeline(
   );
   // Freed before the wait (a waiting agent holds none), and at the end.
   const release = share === undefined ? () => undefined : await share.take();
-  try {
-    const failure = await steps(spec, io, events, record, {
-      release,
-      dependencies: share?.dependencies,
-    });
-    if (failure !== undefined) record.notLive(failure, io.redact);
-  } catch (error) {
-    record.failed(error, io.redact);
-  } finally {
-    release();
-  }
+  const dependencies = share?.dependencies;
+  await record.settle(() => steps(spec, io, events, record, { release, dependencies }), io.redact);
+  release();
   // A deployment this run created exists whatever failed after its create was answered (the
   // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
   tellDeployed(record, events);
   if (record.reported) events.emit({ kind: 'finished', report: record.report(record.stage) });
   await events.settled();
-  const { failure, stack } = record.ending;
-  return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
+  return record.outcome(flatSummary(record.summary(io.run.commit)));
 }

@@ -18,9 +18,8 @@ import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf, maskAndWarn } from './setup.js';
 import type { Verdict } from '../ports/findings.js';
 import type { AgentPlanPart } from '../ports/summaries.js';
-import { verdictOf } from '../decisions/verdict.js';
 import { differences, driftAdvice } from '../decisions/green.js';
-import { keyedPlanOutputs, planOutputs } from '../decisions/plan-outputs.js';
+import { keyedPlanOutputs, planOutputs, verdictOf } from '../decisions/plan-outputs.js';
 import { runAgents } from './each-agent.js';
 
 /** One log line a difference, and one for the verdict. */
@@ -133,9 +132,6 @@ async function planned(
         },
       });
     }
-    return {
-      failure,
-      ...stackOf(error),
-    };
+    return { failure, ...stackOf(error) };
   }
 }

@@ -29,13 +29,21 @@ export abstract class RunEnding {
 
   abstract get deployment(): Deployment | undefined;
 
-  /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
-  notLive(failure: string, redact: (text: string) => string): void {
-    this.failure = redact(failure);
+  /** Runs `work`: why the step fails on the deployment (`stepFailure`), or what it threw. */
+  async settle(
+    work: () => Promise<string | undefined>,
+    redact: (text: string) => string,
+  ): Promise<void> {
+    try {
+      const failure = await work();
+      if (failure !== undefined) this.failure = redact(failure);
+    } catch (error) {
+      this.#failed(error, redact);
+    }
   }
 
   /** A cancel says in which state it left the deployment. */
-  failed(error: unknown, redact: (text: string) => string): void {
+  #failed(error: unknown, redact: (text: string) => string): void {
     const { deployment } = this;
     this.cancelled = error instanceof CancelledError;
     if (!this.cancelled) {
@@ -50,8 +58,8 @@ export abstract class RunEnding {
     this.failure = `The run was cancelled${state}; the outputs hold what was known.`;
   }
 
-  get ending(): { failure?: string; stack?: string } {
-    return { failure: this.failure, stack: this.#stack };
+  outcome<S>(summary: S): { failure?: string; stack?: string; summary: S } {
+    return { failure: this.failure, stack: this.#stack, summary };
   }
 }
 
@@ -129,16 +137,13 @@ export class RunRecord extends RunEnding {
 
   report(stage: Stage, waitingFor?: string): RunReport {
     const { spec } = this;
-    const result = this.#result;
-    const deployment = this.#deployment;
-    const goal = this.#goal;
-    const verdict = this.#liveness;
+    const [deployment, goal, verdict] = [this.#deployment, this.#goal, this.#liveness];
     return {
       name: spec.name,
       stage,
       id: deployment?.id,
       status: deployment?.status,
-      created: result?.created,
+      created: this.#result?.created,
       // A target the deployment will not build is still the commit the step asked for.
       targetCommit: goal?.target?.sha ?? unbuiltIn(goal?.drift ?? [])?.wanted,
       liveCommit: deployment === undefined ? undefined : latestCommit(deployment),

@@ -16,7 +16,7 @@ import { flatSummary, type DeployedResult, type DeploymentSummary } from '../por
 import { outputsOf, type Outputs } from '../decisions/report.js';
 import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
-import type { SharedWork } from './pipeline.js';
+import type { SharedWork } from '../decisions/shared-work.js';
 import { RunEnding } from './run-record.js';
 import { runEach } from './deploy-run.js';
 import { dependenciesOf, maskValues } from './setup.js';
@@ -138,16 +138,10 @@ export async function status(
   const record = new StatusRecord(request, (outputs, deployment) =>
     events.emit({ kind: 'outputs', outputs, ...(deployment && { deployment }) }),
   );
-  try {
-    const failure = await lookUp(request, io, events, record, share);
-    if (failure !== undefined) record.notLive(failure, io.redact);
-  } catch (error) {
-    record.failed(error, io.redact);
-  }
+  await record.settle(() => lookUp(request, io, events, record, share), io.redact);
   await events.settled();
-  const { failure, stack } = record.ending;
   const summary = record.summary(io.run.commit);
-  return { failure, stack, summary: summary && flatSummary(summary) };
+  return record.outcome(summary && flatSummary(summary));
 }
 
 /** `status` of every agent asked for, its outputs and summary a deploy's; never throws. */

@@ -184,61 +184,57 @@ function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Lo
 }
 
 /** Never throws: how it ended is in the outcome. */
-export async function runSweep(request: SweepRequest, io: RunnerIO): Promise<RunOutcome> {
-  return withEvents(io, (events) => sweep(request, io, events));
-}
-
-async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Promise<RunOutcome> {
-  const { logger } = events;
-  const outputs = (values: SweepOutputs) => events.emit({ kind: 'outputs', outputs: values });
-  try {
-    maskValues(request, io);
-    const { previews, ambiguous } = await findPreviews(request, io, events);
-    const numbers = [...new Set(previews.map((preview) => askable(preview.digits)))]
-      .filter((number) => number !== undefined)
-      .sort((a, b) => a - b);
-    let states: ReadonlyMap<number, PullRequestState> = new Map();
-    if (numbers.length > 0) {
-      if (io.pullRequestStates === undefined) {
-        throw new ActionError(
-          "The sweep needs the pull requests' states from GitHub, and has no way to ask: set github-token (the default, github.token, with pull-requests: read) on a run of the workflow's repository.",
-        );
+export const runSweep = (request: SweepRequest, io: RunnerIO): Promise<RunOutcome> =>
+  withEvents(io, async (events) => {
+    const { logger } = events;
+    const outputs = (values: SweepOutputs) => events.emit({ kind: 'outputs', outputs: values });
+    try {
+      maskValues(request, io);
+      const { previews, ambiguous } = await findPreviews(request, io, events);
+      const numbers = [...new Set(previews.map((preview) => askable(preview.digits)))]
+        .filter((number) => number !== undefined)
+        .sort((a, b) => a - b);
+      let states: ReadonlyMap<number, PullRequestState> = new Map();
+      if (numbers.length > 0) {
+        if (io.pullRequestStates === undefined) {
+          throw new ActionError(
+            "The sweep needs the pull requests' states from GitHub, and has no way to ask: set github-token (the default, github.token, with pull-requests: read) on a run of the workflow's repository.",
+          );
+        }
+        states = await io.pullRequestStates(numbers);
       }
-      states = await io.pullRequestStates(numbers);
+      const classified = classify(previews, states, request);
+      const found = { ...classified, unknown: [...ambiguous, ...classified.unknown] };
+      report(found, request, logger);
+      const retired = request.dryRun
+        ? NOTHING_RETIRED
+        : await retireAll(found.orphans, request, io);
+      if (request.dryRun && found.orphans.length > 0)
+        logger.info('sweep: a dry run: nothing on GitHub was changed');
+      const summary: SweepSummary = {
+        kind: 'sweep',
+        ...found,
+        retired,
+        pattern: request.names.text,
+        dryRun: request.dryRun,
+      };
+      outputs({
+        orphans: orphansJson(found.orphans, request.layout),
+        'orphan-count': String(found.orphans.length),
+        'open-count': String(found.open),
+        'unknown-count': String(found.unknown.length),
+        retired: String(retired.inactive),
+      });
+      const count = found.orphans.length;
+      const failure =
+        request.onOrphans === 'fail' && count > 0
+          ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
+          : undefined;
+      return { ...(failure === undefined ? {} : { failure: io.redact(failure) }), summary };
+    } catch (error) {
+      return {
+        failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
+        ...stackOf(error),
+      };
     }
-    const classified = classify(previews, states, request);
-    const found = { ...classified, unknown: [...ambiguous, ...classified.unknown] };
-    report(found, request, logger);
-    const retired = request.dryRun ? NOTHING_RETIRED : await retireAll(found.orphans, request, io);
-    if (request.dryRun && found.orphans.length > 0)
-      logger.info('sweep: a dry run: nothing on GitHub was changed');
-    const summary: SweepSummary = {
-      kind: 'sweep',
-      ...found,
-      retired,
-      pattern: request.names.text,
-      dryRun: request.dryRun,
-    };
-    outputs({
-      orphans: orphansJson(found.orphans, request.layout),
-      'orphan-count': String(found.orphans.length),
-      'open-count': String(found.open),
-      'unknown-count': String(found.unknown.length),
-      retired: String(retired.inactive),
-    });
-    const count = found.orphans.length;
-    const failure =
-      request.onOrphans === 'fail' && count > 0
-        ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
-        : undefined;
-    return {
-      ...(failure === undefined ? {} : { failure: io.redact(failure) }),
-      summary,
-    };
-  } catch (error) {
-    return {
-      failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
-      ...stackOf(error),
-    };
-  }
-}
+  });

@@ -70,29 +70,22 @@ export type EventView = (event: RunEvent) => void | Promise<void>;
 
 export type EventSink = (event: RunEvent) => void;
 
+/** The free text of each kind of event (a `null` or absent one stays so). */
+const FREE_TEXT: Partial<Record<RunEvent['kind'], readonly string[]>> = {
+  log: ['message'],
+  phase: ['message'],
+  waiting: ['waitingFor', 'briefly', 'note'],
+  status_change: ['status', 'waitingFor'],
+  health: ['url', 'error'],
+};
+
 function redacted(event: RunEvent, redact: (text: string) => string): RunEvent {
-  switch (event.kind) {
-    case 'log':
-    case 'phase':
-      return { ...event, message: redact(event.message) };
-    case 'waiting':
-      return {
-        ...event,
-        waitingFor: redact(event.waitingFor),
-        ...(event.briefly === undefined ? {} : { briefly: redact(event.briefly) }),
-        ...(event.note === undefined ? {} : { note: redact(event.note) }),
-      };
-    case 'status_change':
-      return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
-    case 'health':
-      return {
-        ...event,
-        url: event.url === null ? null : redact(event.url),
-        ...(event.error === undefined ? {} : { error: redact(event.error) }),
-      };
-    default:
-      return event;
+  const made: Record<string, unknown> = { ...event };
+  for (const field of FREE_TEXT[event.kind] ?? []) {
+    const text = made[field];
+    if (typeof text === 'string') made[field] = redact(text);
   }
+  return made as RunEvent;
 }
 
 /** The channel of one run: every view sees every event, in order, redacted. */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/service/client.ts';
 import type { RetryPolicy } from '../../../src/service/retry.ts';
 import { buildCreateRequest, deploy } from '../../../src/run/decisions/deploy.ts';
-import { resolveRepository } from '../../../src/run/decisions/repository.ts';
+import { resolveRepository } from '../../../src/run/decisions/find.ts';
 import type { RunDependencies } from '../../../src/run/ports/dependencies.ts';
 import { ActionError } from '../../../src/common/errors.ts';
 import { ServiceError } from '../../../src/service/errors.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeploySpec } from '../../../src/inputs/deploy-spec.ts';
 import { buildCreateRequest, type DeployResult } from '../../../src/run/decisions/deploy.ts';
-import { CommitOrders } from '../../../src/run/decisions/commit-order.ts';
+import { CommitOrders } from '../../../src/run/decisions/live.ts';
 import { assess, unbuiltIn } from '../../../src/run/decisions/goal.ts';
 import type { CommitOrder } from '../../../src/run/ports/progress.ts';
 import type { Deployment } from '../../../src/service/schemas.ts';

@@ -7,8 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/service/client.ts';
 import { Service } from '../../../src/service/endpoints.ts';
-import { sharedListings } from '../../../src/run/decisions/shared-listings.ts';
-import { Slots } from '../../../src/run/decisions/slots.ts';
+import { sharedListings, Slots } from '../../../src/run/decisions/shared-work.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from '../../support/clock.ts';
 import { INTEGRATION } from '../../support/fixtures.ts';
