@@ -23,8 +23,6 @@ export interface Logger {
   debug(message: string): void;
 }
 
-const cancelled = () => new CancelledError('The run was cancelled');
-
 export const systemClock: Clock = {
   now: () => performance.now(),
   wallTime: () => Date.now(),
@@ -32,12 +30,12 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) {
-        reject(cancelled());
+        reject(new CancelledError());
         return;
       }
       const onAbort = () => {
         clearTimeout(timer);
-        reject(cancelled());
+        reject(new CancelledError());
       };
       const timer = setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);

@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { boundedBody, ExchangeBound } from './exchange-bound.js';
-import { loadUndici } from './undici.js';
+import { loadUndici } from './proxy.js';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
 import {
@@ -157,7 +157,7 @@ export class ServiceClient {
     try {
       answer = await this.#send(spec, bound.signal);
     } catch (error) {
-      if (bound.cancelled) throw new CancelledError('The run was cancelled');
+      if (bound.cancelled) throw new CancelledError();
       const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
       const { baseUrl } = this.#options;
       return new ServiceError({

@@ -1,7 +1,23 @@
-/** The proxy the environment names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter. */
+/**
+ * The proxy the environment names (docs/how-it-works.md, "Retries and timeouts"), read by the
+ * adapter, and undici, loaded on first use: loading it is a measurable part of start-up
+ * (bench/README.md). `loadedUndici()` where a dispatcher is made synchronously, after the
+ * adapter loaded it.
+ */
+import type * as Undici from 'undici';
 import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { ActionError } from '../common/errors.js';
-import { loadedUndici } from './undici.js';
+
+let loaded: typeof Undici | undefined;
+
+export async function loadUndici(): Promise<typeof Undici> {
+  return (loaded ??= await import(/* webpackMode: "eager" */ 'undici'));
+}
+
+export function loadedUndici(): typeof Undici {
+  if (loaded === undefined) throw new Error('undici is used before loadUndici() loaded it');
+  return loaded;
+}
 
 export interface ProxySettings {
   httpsProxy?: string;

@@ -11,6 +11,7 @@
  * 0.1..8, cpu_limit 0.1..16) are left to the service.
  */
 import { z } from 'zod';
+import { untrusted } from '../common/runtime.js';
 import { buildFamily, dateTime, int, looseObject, strictObject, uuid } from './schema-family.js';
 
 export { SOURCES, SourceSchema, type Source } from './schema-family.js';
@@ -29,9 +30,19 @@ export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
 /**
  * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
  * schemas take any string, since the service adds types (`serverless`); an unknown one is
- * sent as given, with one warning (known-values.ts).
+ * sent as given, with one warning.
  */
 export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+
+/** The service's enums are known lists, not walls: an unknown value is passed on with one warning. */
+export function unknownValueWarning(
+  what: string,
+  value: string | null | undefined,
+  known: readonly string[],
+): string | undefined {
+  if (value === undefined || value === null || known.includes(value)) return undefined;
+  return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+}
 
 /** Built on first use: building a family is a measurable part of start-up (bench/RESULTS.md). */
 let responseFamily: ReturnType<typeof buildFamily<z.core.$loose>> | undefined;
