@@ -59,12 +59,8 @@ export interface CheckResult {
 
 /** Decided before any connection. */
 function refusal(address: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
-    return 'the health check address is not a valid URL';
-  }
+  if (!URL.canParse(address)) return 'the health check address is not a valid URL';
+  const url = new URL(address);
   const shown = shownAddress(url);
   switch (webAddressFault(url)) {
     case 'credentials':
@@ -170,12 +166,10 @@ async function exchange(
     }
     // A redirect's body is not read; dropping it drops its connection, no error to report.
     answer.body.on('error', () => undefined).destroy();
-    let next: URL;
-    try {
-      next = new URL(location, url);
-    } catch {
+    if (!URL.canParse(location, url.href)) {
       return { ok: false, status, error: `${status} redirect to an address that is not one` };
     }
+    const next = new URL(location, url);
     if (next.origin !== url.origin) {
       const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
       return { ok: false, status, error };

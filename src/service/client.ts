@@ -65,7 +65,6 @@ interface ClientOptions {
   clock?: Clock;
   logger: Logger;
   signal?: AbortSignal;
-  userAgent?: string;
   /** Removes secret values from the service's free text before it is shortened. */
   redact?: (text: string) => string;
   maxAnswerBytes?: number;
@@ -175,13 +174,12 @@ export class ServiceClient {
     this.#options.logger.debug(
       `${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`,
     );
-    if (answer.oversized) {
-      const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-      const problem = `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
-      return new ServiceError({ method, path, status: answer.status, problem });
+    if (!answer.oversized && (answer.status < 200 || answer.status > 299)) {
+      return this.#failure(spec, answer, idempotent);
     }
-    if (answer.status < 200 || answer.status > 299) return this.#failure(spec, answer, idempotent);
-    return this.#parse(spec, answer);
+    const parsed = this.#parse(spec, answer);
+    if (typeof parsed !== 'string') return parsed;
+    return new ServiceError({ method, path, status: answer.status, problem: parsed });
   }
 
   /**
@@ -191,7 +189,7 @@ export class ServiceClient {
   async #send(spec: RequestSpec<unknown>, signal: AbortSignal): Promise<RawAnswer> {
     const headers: Record<string, string> = {
       accept: 'application/json',
-      'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
+      'user-agent': 'deploy-agent-action',
       ...this.#options.headers,
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
@@ -249,21 +247,24 @@ export class ServiceClient {
     });
   }
 
-  #parse<T>(spec: RequestSpec<T>, answer: RawAnswer): { value: T } | ServiceError {
-    const { method, path } = spec;
+  /** The value, or what is wrong with the answer. */
+  #parse<T>(spec: RequestSpec<T>, answer: RawAnswer): { value: T } | string {
     const { status } = answer;
+    if (answer.oversized) {
+      const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
+      return `${status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
+    }
     let json: unknown;
     try {
       json = JSON.parse(answer.body.toString('utf8'));
     } catch (error) {
       // Never echoed: a listing carries other deployments' secrets, which no mask covers.
       const what = describeAnswer(answer.body, answer.header('content-type'), error);
-      const problem = `${status} answer is not JSON (${what})`;
-      return new ServiceError({ method, path, status, problem });
+      return `${status} answer is not JSON (${what})`;
     }
     const parsed = spec.schema.safeParse(json);
-    if (parsed.success) return { value: parsed.data };
-    const problem = `${status} answer ${schemaMismatch(parsed.error)}`;
-    return new ServiceError({ method, path, status, problem });
+    return parsed.success
+      ? { value: parsed.data }
+      : `${status} answer ${schemaMismatch(parsed.error)}`;
   }
 }

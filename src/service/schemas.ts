@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { untrusted } from '../common/runtime.js';
-import { buildFamily, dateTime, int, looseObject, strictObject, uuid } from './schema-family.js';
+import { buildFamily, dateTime, int, uuid } from './schema-family.js';
 
 export { SOURCES, SourceSchema, type Source } from './schema-family.js';
 
@@ -46,9 +46,9 @@ export function unknownValueWarning(
 
 /** Built on first use: building a family is a measurable part of start-up (bench/RESULTS.md). */
 let responseFamily: ReturnType<typeof buildFamily<z.core.$loose>> | undefined;
-const response = () => (responseFamily ??= buildFamily(looseObject));
+const response = () => (responseFamily ??= buildFamily(z.looseObject));
 let requestFamily: ReturnType<typeof buildFamily<z.core.$strict>> | undefined;
-const request = () => (requestFamily ??= buildFamily(strictObject));
+const request = () => (requestFamily ??= buildFamily(z.strictObject));
 
 export const ResourceSpecRequestSchema = z.lazy(() => request().ResourceSpec);
 export type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;
@@ -88,17 +88,14 @@ export type Repository = z.infer<typeof RepositorySchema>;
 export const RepositoryListSchema = z.lazy(() => z.array(RepositorySchema));
 
 export const ResourceSpecSchema = z.lazy(() => response().ResourceSpec);
-export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
 
 export const SourceConfigSchema = z.lazy(() => response().SourceConfig);
-export type SourceConfig = z.infer<typeof SourceConfigSchema>;
 
 export const SourceRevisionConfigSchema = z.lazy(() =>
   response().SourceRevisionConfig.extend({
     repo_commit_sha: z.string().nullish(),
   }),
 );
-export type SourceRevisionConfig = z.infer<typeof SourceRevisionConfigSchema>;
 
 export const DeploymentSchema = z.lazy(() =>
   response().Deployment.extend({
