@@ -115,21 +115,13 @@ export const DeploymentSchema = z.lazy(() =>
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
 /** A page and the offset of the next one. */
-export const DeploymentListSchema = z.lazy(() =>
-  z.looseObject({
-    resources: z.array(DeploymentSchema),
-    offset: int(),
-  }),
-);
+const page = <T extends z.ZodType>(item: T) =>
+  z.looseObject({ resources: z.array(item), offset: int() });
+export const DeploymentListSchema = z.lazy(() => page(DeploymentSchema));
 export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
 /** A status check of several ids: its records are checked one by one (listing.ts). */
-export const DeploymentBatchSchema = z.lazy(() =>
-  z.looseObject({
-    resources: z.array(z.unknown()),
-    offset: int(),
-  }),
-);
+export const DeploymentBatchSchema = z.lazy(() => page(z.unknown()));
 
 /** An error body, read only for the service's own message: `detail` a string or `[{loc, msg, type}]`. */
 export const ErrorBodySchema = z.lazy(() =>
