@@ -29,10 +29,7 @@ export const systemClock: Clock = {
   random: () => Math.random(),
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(new CancelledError());
-        return;
-      }
+      if (signal?.aborted) return reject(new CancelledError());
       const onAbort = () => {
         clearTimeout(timer);
         reject(new CancelledError());

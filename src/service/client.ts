@@ -122,7 +122,8 @@ export class ServiceClient {
       const outcome = await this.#attempt(spec, attempt);
       if (!(outcome instanceof ServiceError)) return { value: outcome.value, via: 'answer' };
       const conflict = outcome.status === 409;
-      let reason = outcome.details.problem;
+      const { problem, retryAfterMs } = outcome.details;
+      let reason = problem;
       if (spec.reconcile !== undefined && (outcome.ambiguous || conflict)) {
         const found = await spec.reconcile(outcome);
         if (found !== undefined) return { value: found, via: conflict ? 'conflict' : 'ambiguous' };
@@ -132,12 +133,7 @@ export class ServiceClient {
         throw outcome.after(attempt);
       }
       if (attempt >= attempts) throw outcome.after(attempt);
-      const delayMs = delayBeforeRetry(
-        this.#retry,
-        attempt,
-        outcome.details.retryAfterMs,
-        this.#clock,
-      );
+      const delayMs = delayBeforeRetry(this.#retry, attempt, retryAfterMs, this.#clock);
       this.#options.logger.warning(
         `retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`,
       );
