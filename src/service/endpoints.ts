@@ -126,15 +126,11 @@ export class Service {
    */
   async list(filters: DeploymentFilters, limit: number, { probe = false } = {}): Promise<Listing> {
     const deployments: Deployment[] = [];
-    const { more } = await this.listPages(
-      filters,
-      limit,
-      (page) => {
-        deployments.push(...page);
-        return true;
-      },
-      { probe },
-    );
+    const keep: PageSink = (page) => {
+      deployments.push(...page);
+      return true;
+    };
+    const { more } = await this.listPages(filters, limit, keep, { probe });
     return { deployments, more };
   }
 

@@ -30,8 +30,8 @@ export function proxySettingsFrom(
   env: Readonly<Record<string, string | undefined>>,
 ): ProxySettings {
   return {
-    httpsProxy: proxyAddress(env, 'https_proxy', 'HTTPS_PROXY'),
-    httpProxy: proxyAddress(env, 'http_proxy', 'HTTP_PROXY'),
+    httpsProxy: proxyAddress(env, 'https_proxy'),
+    httpProxy: proxyAddress(env, 'http_proxy'),
     noProxy: env.no_proxy ?? env.NO_PROXY,
   };
 }
@@ -40,9 +40,8 @@ export function proxySettingsFrom(
 function proxyAddress(
   env: Readonly<Record<string, string | undefined>>,
   lower: string,
-  upper: string,
 ): string | undefined {
-  const name = env[lower] !== undefined ? lower : upper;
+  const name = env[lower] !== undefined ? lower : lower.toUpperCase();
   const value = env[name];
   if (value === undefined || value === '') return value;
   const url = URL.canParse(value) ? new URL(value) : undefined;
