@@ -15,7 +15,7 @@ import { paceFrom } from '../run/ports/pace.js';
 import type { RunnerIO } from '../run/ports/runner.js';
 import type { RunSummary } from '../run/ports/summaries.js';
 import { proxySettingsFrom } from '../service/proxy.js';
-import { loadUndici } from '../service/undici.js';
+import { loadUndici } from '../service/proxy.js';
 import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeInputError } from './input-errors.js';

@@ -12,12 +12,8 @@ type AddressVerdict =
 
 /** `removed`: the password, decoded and as written, to mask. */
 export function publishableAddress(text: string): AddressVerdict {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return { ok: false, why: 'it is not an address', removed: [] };
-  }
+  if (!URL.canParse(text)) return { ok: false, why: 'it is not an address', removed: [] };
+  const url = new URL(text);
   const removed = credentialsOf(url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return { ok: false, why: 'it is not an http(s) address', removed };
@@ -71,11 +67,7 @@ export function webAddressFault(url: URL): 'credentials' | 'plain-http' | 'schem
 
 /** Scheme, host and path: no credentials, query (it may carry a key) or fragment. */
 export function shownAddress(address: string | URL): string {
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
-    return '(not an address)';
-  }
+  if (!URL.canParse(String(address))) return '(not an address)';
+  const url = new URL(address);
   return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
 }

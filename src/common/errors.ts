@@ -6,6 +6,9 @@ export class ActionError extends Error {
 /** SIGINT/SIGTERM. */
 export class CancelledError extends ActionError {
   override name = 'CancelledError';
+  constructor(message = 'The run was cancelled') {
+    super(message);
+  }
 }
 
 /** Turns any thrown value into one readable sentence. */

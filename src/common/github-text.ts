@@ -102,11 +102,14 @@ export function markdownCode(value: string, max = 300, inTable = true): string {
 /** Characters that would end a link's destination early, break a table or start markup. */
 const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
 
-/** A link the action builds, `[text](address)`: only to an address that may be published. */
+/** Where a link the action builds goes: only to an address that may be published. */
+function destination(address: string | null | undefined): string | undefined {
+  return publishedOrNothing(address)?.replace(UNSAFE_IN_A_DESTINATION, percentEscape);
+}
+
 export function markdownLink(text: string, address: string | null | undefined): string | undefined {
-  const published = publishedOrNothing(address);
-  if (published === undefined) return undefined;
-  return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEscape)})`;
+  const href = destination(address);
+  return href === undefined ? undefined : `[${text}](${href})`;
 }
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -141,11 +144,9 @@ export function htmlCode(value: string, max = 300): string {
   return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
 }
 
-/** A link the action builds, `<a href>`: only to an address that may be published. */
 export function htmlLink(text: string, address: string | null | undefined): string | undefined {
-  const published = publishedOrNothing(address);
-  if (published === undefined) return undefined;
-  const href = published.replace(UNSAFE_IN_A_DESTINATION, percentEscape).replace(/&/g, '&amp;');
+  const href = destination(address)?.replace(/&/g, '&amp;');
+  if (href === undefined) return undefined;
   // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
   return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }

@@ -2,7 +2,7 @@
  * Secret values out of free text (logs, messages, the summary); outputs are redacted by
  * structure (report.ts). The runner's `core.setSecret` masks only the log it renders.
  */
-import { percentEscape } from './characters.js';
+import { percentEscape, unicodeEscape } from './characters.js';
 
 export const MASK = '***';
 
@@ -18,10 +18,9 @@ export function isRedactable(value: string): boolean {
 
 /** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
 function asciiEscaped(text: string, upper: boolean): string {
-  return text.replace(/[^\x20-\x7e]/g, (character) => {
-    const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
-    return `\\u${upper ? hex.toUpperCase() : hex}`;
-  });
+  return text.replace(/[^\x20-\x7e]/g, (character) =>
+    upper ? `\\u${unicodeEscape(character).slice(2).toUpperCase()}` : unicodeEscape(character),
+  );
 }
 
 /** Inside JSON: escaped quotes, `\/`, escaped non-ASCII. */

@@ -23,21 +23,16 @@ export interface Logger {
   debug(message: string): void;
 }
 
-const cancelled = () => new CancelledError('The run was cancelled');
-
 export const systemClock: Clock = {
   now: () => performance.now(),
   wallTime: () => Date.now(),
   random: () => Math.random(),
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(cancelled());
-        return;
-      }
+      if (signal?.aborted) return reject(new CancelledError());
       const onAbort = () => {
         clearTimeout(timer);
-        reject(cancelled());
+        reject(new CancelledError());
       };
       const timer = setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);

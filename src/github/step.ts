@@ -21,7 +21,7 @@ import type { EventView } from '../run/ports/events.js';
 import { paceFrom, shortenedMs } from '../run/ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { proxySettingsFrom, type ProxySettings } from '../service/proxy.js';
-import { loadUndici } from '../service/undici.js';
+import { loadUndici } from '../service/proxy.js';
 import { renderSummary } from '../views/summary.js';
 import { stepLog } from './step-log.js';
 import { WarningAnnotations } from './annotations.js';

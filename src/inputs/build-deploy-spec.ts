@@ -8,7 +8,7 @@ import type { DeploySpec, DeploySpecCommon, SourceFields } from './deploy-spec.j
 import { healthProblems, healthRequest, healthSensitiveValues } from './health-inputs.js';
 import { wordsOf, type RunDescription } from './run-description.js';
 import { accessProblems, serviceAccess } from './service-access.js';
-import { unknownValueWarning } from '../service/known-values.js';
+import { unknownValueWarning } from '../service/schemas.js';
 import {
   DEPLOYMENT_TYPES,
   type SecretReference,

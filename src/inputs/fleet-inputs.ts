@@ -5,7 +5,7 @@ import { fail, InputError } from './errors.js';
 import { parseBoolean, parseGuid, unlessEmpty } from './parsers.js';
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import type { DeploymentFilters } from '../service/endpoints.js';
-import { unknownValueWarning } from '../service/known-values.js';
+import { unknownValueWarning } from '../service/schemas.js';
 import { DEPLOYMENT_TYPES, STATUSES } from '../service/schemas.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 

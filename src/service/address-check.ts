@@ -21,8 +21,7 @@ import {
   isForbiddenHost,
 } from './address-guard.js';
 import { queryValues } from './health-address.js';
-import { proxyDispatcher, type ProxySettings } from './proxy.js';
-import { loadUndici, loadedUndici } from './undici.js';
+import { loadUndici, loadedUndici, proxyDispatcher, type ProxySettings } from './proxy.js';
 
 /** An agent that scales to zero may take this long to answer. */
 export const CHECK_TIMEOUT_MS = 30_000;
@@ -35,8 +34,6 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export interface CheckOptions {
   headers?: Readonly<Record<string, string>>;
-  /** Text the body must hold (in its first 64 KiB); empty or absent: any `2xx` will do. */
-  expect?: string;
   proxy?: ProxySettings;
   /** The whole exchange's bound, redirects and body included. */
   timeoutMs?: number;
@@ -62,12 +59,8 @@ export interface CheckResult {
 
 /** Decided before any connection. */
 function refusal(address: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
-    return 'the health check address is not a valid URL';
-  }
+  if (!URL.canParse(address)) return 'the health check address is not a valid URL';
+  const url = new URL(address);
   const shown = shownAddress(url);
   switch (webAddressFault(url)) {
     case 'credentials':
@@ -81,63 +74,48 @@ function refusal(address: string): string | undefined {
   return undefined;
 }
 
-export async function checkAddress(
-  address: string,
-  options: CheckOptions = {},
-): Promise<CheckResult> {
-  return (await askAddress(address, options))(options.expect);
-}
-
-/** One answer serves every agent whose check goes to the same address, each with its own text. */
+/**
+ * One answer serves every agent whose check goes to the same address, each with the text its
+ * body must hold (in its first 64 KiB; empty or absent: any `2xx` will do).
+ */
 export type Judgement = (expect: string | undefined) => CheckResult;
 
-interface Answered {
-  status: number;
-  body: Buffer;
-}
-
-/** The one GET of the check (`options.expect` not read); throws `CancelledError` on cancel. */
-export async function askAddress(
-  address: string,
-  options: Omit<CheckOptions, 'expect'> = {},
-): Promise<Judgement> {
-  const result = await exchanged(address, options);
-  if (!('body' in result)) return () => result;
-  // Redacted once for all who judge the answer.
-  const redact = options.redact ?? ((text: string) => text);
-  let shown: string | undefined;
-  const redactedText = () => (shown ??= redact(result.body.toString('utf8')));
-  return (expect) => judge(result.status, result.body, expect, result.hidden, redactedText);
-}
-
-async function exchanged(
-  address: string,
-  options: Omit<CheckOptions, 'expect'>,
-): Promise<CheckResult | (Answered & { hidden: Redactor })> {
+/** The one GET of the check; throws `CancelledError` on cancel. */
+export async function askAddress(address: string, options: CheckOptions = {}): Promise<Judgement> {
   // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
   const hidden = new Redactor();
   for (const value of Object.values(options.headers ?? {})) hidden.add(value);
   for (const value of queryValues(address)) hidden.add(value);
   const hide = (text: string) => hidden.redact(text);
   const refused = refusal(address);
-  if (refused !== undefined) return { ok: false, error: hide(refused), refused: true };
+  if (refused !== undefined) return failed({ ok: false, error: hide(refused), refused: true });
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   await loadUndici();
   const bound = new ExchangeBound(timeoutMs, options.signal);
   const route = dispatcherFor(options);
+  let result: CheckResult | { status: number; body: Buffer };
   try {
-    const result = await exchange(new URL(address), options, route, bound.signal, hidden);
-    if ('body' in result) return { ...result, hidden };
-    return result.error === undefined ? result : { ...result, error: hide(result.error) };
+    result = await exchange(new URL(address), options, route, bound.signal, hidden);
   } catch (error) {
-    if (bound.cancelled) throw new CancelledError('The run was cancelled');
+    if (bound.cancelled) throw new CancelledError();
     const forbidden = forbiddenCause(error);
-    if (forbidden !== undefined) return { ok: false, error: hide(forbidden), refused: true };
-    return { ok: false, error: hide(networkFailure(error, bound.timedOut, timeoutMs).problem) };
+    if (forbidden !== undefined)
+      return failed({ ok: false, error: hide(forbidden), refused: true });
+    const { problem } = networkFailure(error, bound.timedOut, timeoutMs);
+    return failed({ ok: false, error: hide(problem) });
   } finally {
     bound.end();
     route.dispatcher.destroy().catch(() => undefined);
   }
+  if (!('body' in result)) {
+    return failed(result.error === undefined ? result : { ...result, error: hide(result.error) });
+  }
+  const { status, body } = result;
+  // Redacted once for all who judge the answer.
+  const redact = options.redact ?? ((text: string) => text);
+  let shown: string | undefined;
+  const redactedText = () => (shown ??= redact(body.toString('utf8')));
+  return (expect) => judge(status, body, expect, hidden, redactedText);
 }
 
 interface Route {
@@ -159,11 +137,11 @@ function dispatcherFor(options: CheckOptions): Route {
 
 async function exchange(
   start: URL,
-  options: Omit<CheckOptions, 'expect'>,
+  options: CheckOptions,
   route: Route,
   signal: AbortSignal,
   hidden: Redactor,
-): Promise<CheckResult | Answered> {
+): Promise<CheckResult | { status: number; body: Buffer }> {
   const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
   let url = start;
   for (let redirects = 0; ; redirects++) {
@@ -188,12 +166,10 @@ async function exchange(
     }
     // A redirect's body is not read; dropping it drops its connection, no error to report.
     answer.body.on('error', () => undefined).destroy();
-    let next: URL;
-    try {
-      next = new URL(location, url);
-    } catch {
+    if (!URL.canParse(location, url.href)) {
       return { ok: false, status, error: `${status} redirect to an address that is not one` };
     }
+    const next = new URL(location, url);
     if (next.origin !== url.origin) {
       const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
       return { ok: false, status, error };
@@ -235,6 +211,11 @@ function judge(
   const text = head.replace(/\s+/g, ' ').trim();
   if (text === '') return { ok: false, status, error };
   return { ok: false, status, error, bodyExcerpt: untrusted(text) };
+}
+
+/** A failure, the same for every expected text. */
+function failed(result: CheckResult): Judgement {
+  return () => result;
 }
 
 /** A forbidden resolved address refused the connection before it was made. */

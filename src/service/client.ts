@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { boundedBody, ExchangeBound } from './exchange-bound.js';
-import { loadUndici } from './undici.js';
+import { loadUndici } from './proxy.js';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
 import {
@@ -65,7 +65,6 @@ interface ClientOptions {
   clock?: Clock;
   logger: Logger;
   signal?: AbortSignal;
-  userAgent?: string;
   /** Removes secret values from the service's free text before it is shortened. */
   redact?: (text: string) => string;
   maxAnswerBytes?: number;
@@ -123,7 +122,8 @@ export class ServiceClient {
       const outcome = await this.#attempt(spec, attempt);
       if (!(outcome instanceof ServiceError)) return { value: outcome.value, via: 'answer' };
       const conflict = outcome.status === 409;
-      let reason = outcome.details.problem;
+      const { problem, retryAfterMs } = outcome.details;
+      let reason = problem;
       if (spec.reconcile !== undefined && (outcome.ambiguous || conflict)) {
         const found = await spec.reconcile(outcome);
         if (found !== undefined) return { value: found, via: conflict ? 'conflict' : 'ambiguous' };
@@ -133,12 +133,7 @@ export class ServiceClient {
         throw outcome.after(attempt);
       }
       if (attempt >= attempts) throw outcome.after(attempt);
-      const delayMs = delayBeforeRetry(
-        this.#retry,
-        attempt,
-        outcome.details.retryAfterMs,
-        this.#clock,
-      );
+      const delayMs = delayBeforeRetry(this.#retry, attempt, retryAfterMs, this.#clock);
       this.#options.logger.warning(
         `retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`,
       );
@@ -157,7 +152,7 @@ export class ServiceClient {
     try {
       answer = await this.#send(spec, bound.signal);
     } catch (error) {
-      if (bound.cancelled) throw new CancelledError('The run was cancelled');
+      if (bound.cancelled) throw new CancelledError();
       const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
       const { baseUrl } = this.#options;
       return new ServiceError({
@@ -175,13 +170,12 @@ export class ServiceClient {
     this.#options.logger.debug(
       `${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`,
     );
-    if (answer.oversized) {
-      const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-      const problem = `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
-      return new ServiceError({ method, path, status: answer.status, problem });
+    if (!answer.oversized && (answer.status < 200 || answer.status > 299)) {
+      return this.#failure(spec, answer, idempotent);
     }
-    if (answer.status < 200 || answer.status > 299) return this.#failure(spec, answer, idempotent);
-    return this.#parse(spec, answer);
+    const parsed = this.#parse(spec, answer);
+    if (typeof parsed !== 'string') return parsed;
+    return new ServiceError({ method, path, status: answer.status, problem: parsed });
   }
 
   /**
@@ -191,7 +185,7 @@ export class ServiceClient {
   async #send(spec: RequestSpec<unknown>, signal: AbortSignal): Promise<RawAnswer> {
     const headers: Record<string, string> = {
       accept: 'application/json',
-      'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
+      'user-agent': 'deploy-agent-action',
       ...this.#options.headers,
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
@@ -249,21 +243,24 @@ export class ServiceClient {
     });
   }
 
-  #parse<T>(spec: RequestSpec<T>, answer: RawAnswer): { value: T } | ServiceError {
-    const { method, path } = spec;
+  /** The value, or what is wrong with the answer. */
+  #parse<T>(spec: RequestSpec<T>, answer: RawAnswer): { value: T } | string {
     const { status } = answer;
+    if (answer.oversized) {
+      const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
+      return `${status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
+    }
     let json: unknown;
     try {
       json = JSON.parse(answer.body.toString('utf8'));
     } catch (error) {
       // Never echoed: a listing carries other deployments' secrets, which no mask covers.
       const what = describeAnswer(answer.body, answer.header('content-type'), error);
-      const problem = `${status} answer is not JSON (${what})`;
-      return new ServiceError({ method, path, status, problem });
+      return `${status} answer is not JSON (${what})`;
     }
     const parsed = spec.schema.safeParse(json);
-    if (parsed.success) return { value: parsed.data };
-    const problem = `${status} answer ${schemaMismatch(parsed.error)}`;
-    return new ServiceError({ method, path, status, problem });
+    return parsed.success
+      ? { value: parsed.data }
+      : `${status} answer ${schemaMismatch(parsed.error)}`;
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { RemedyWords } from './answers.js';
 import { ServiceError } from './errors.js';
-import type { Answered, RequestSpec, ServiceClient } from './client.js';
+import type { Answered, ServiceClient } from './client.js';
 import type { Logger } from '../common/runtime.js';
 import {
   DeploymentBatchSchema,
@@ -75,15 +75,13 @@ export class Service {
 
   /** Each deployment's secrets registered before anything can print: the next page's error may echo them. */
   async #page(
-    query: DeploymentFilters & { limit?: number; offset?: number },
-    options: Pick<RequestSpec<unknown>, 'attempts' | 'timeoutMs'> = {},
+    query: DeploymentFilters & { limit: number; offset: number },
   ): Promise<DeploymentList> {
     const list = await this.#client.request({
       method: 'GET',
       path: DEPLOYMENTS,
       query: { ...query },
       schema: DeploymentListSchema,
-      ...options,
     });
     for (const deployment of list.resources) this.#vetting.hide(deployment);
     return list;
@@ -128,15 +126,11 @@ export class Service {
    */
   async list(filters: DeploymentFilters, limit: number, { probe = false } = {}): Promise<Listing> {
     const deployments: Deployment[] = [];
-    const { more } = await this.listPages(
-      filters,
-      limit,
-      (page) => {
-        deployments.push(...page);
-        return true;
-      },
-      { probe },
-    );
+    const keep: PageSink = (page) => {
+      deployments.push(...page);
+      return true;
+    };
+    const { more } = await this.listPages(filters, limit, keep, { probe });
     return { deployments, more };
   }
 

@@ -15,7 +15,7 @@ export class ExchangeBound {
 
   /** Throws `CancelledError` when the run is cancelled already. */
   constructor(timeoutMs: number, cancel: AbortSignal | undefined) {
-    if (cancel?.aborted) throw new CancelledError('The run was cancelled');
+    if (cancel?.aborted) throw new CancelledError();
     this.#cancel = cancel;
     this.#timer = setTimeout(() => {
       this.#timedOut = true;

@@ -1,7 +1,23 @@
-/** The proxy the environment names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter. */
+/**
+ * The proxy the environment names (docs/how-it-works.md, "Retries and timeouts"), read by the
+ * adapter, and undici, loaded on first use: loading it is a measurable part of start-up
+ * (bench/README.md). `loadedUndici()` where a dispatcher is made synchronously, after the
+ * adapter loaded it.
+ */
+import type * as Undici from 'undici';
 import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { ActionError } from '../common/errors.js';
-import { loadedUndici } from './undici.js';
+
+let loaded: typeof Undici | undefined;
+
+export async function loadUndici(): Promise<typeof Undici> {
+  return (loaded ??= await import(/* webpackMode: "eager" */ 'undici'));
+}
+
+export function loadedUndici(): typeof Undici {
+  if (loaded === undefined) throw new Error('undici is used before loadUndici() loaded it');
+  return loaded;
+}
 
 export interface ProxySettings {
   httpsProxy?: string;
@@ -14,8 +30,8 @@ export function proxySettingsFrom(
   env: Readonly<Record<string, string | undefined>>,
 ): ProxySettings {
   return {
-    httpsProxy: proxyAddress(env, 'https_proxy', 'HTTPS_PROXY'),
-    httpProxy: proxyAddress(env, 'http_proxy', 'HTTP_PROXY'),
+    httpsProxy: proxyAddress(env, 'https_proxy'),
+    httpProxy: proxyAddress(env, 'http_proxy'),
     noProxy: env.no_proxy ?? env.NO_PROXY,
   };
 }
@@ -24,9 +40,8 @@ export function proxySettingsFrom(
 function proxyAddress(
   env: Readonly<Record<string, string | undefined>>,
   lower: string,
-  upper: string,
 ): string | undefined {
-  const name = env[lower] !== undefined ? lower : upper;
+  const name = env[lower] !== undefined ? lower : lower.toUpperCase();
   const value = env[name];
   if (value === undefined || value === '') return value;
   const url = URL.canParse(value) ? new URL(value) : undefined;

@@ -21,8 +21,6 @@ export const dateTime = () => z.iso.datetime({ offset: true, local: true });
 type ObjectFactory<C extends z.core.$strict | z.core.$loose> = <S extends z.core.$ZodShape>(
   shape: S,
 ) => z.ZodObject<S, C>;
-export const strictObject: ObjectFactory<z.core.$strict> = (shape) => z.strictObject(shape);
-export const looseObject: ObjectFactory<z.core.$loose> = (shape) => z.looseObject(shape);
 
 /** Source kinds (docs/how-it-works.md, "The service's interface"). */
 export const SOURCES = [

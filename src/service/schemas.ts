@@ -11,7 +11,8 @@
  * 0.1..8, cpu_limit 0.1..16) are left to the service.
  */
 import { z } from 'zod';
-import { buildFamily, dateTime, int, looseObject, strictObject, uuid } from './schema-family.js';
+import { untrusted } from '../common/runtime.js';
+import { buildFamily, dateTime, int, uuid } from './schema-family.js';
 
 export { SOURCES, SourceSchema, type Source } from './schema-family.js';
 
@@ -29,15 +30,25 @@ export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
 /**
  * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
  * schemas take any string, since the service adds types (`serverless`); an unknown one is
- * sent as given, with one warning (known-values.ts).
+ * sent as given, with one warning.
  */
 export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
+/** The service's enums are known lists, not walls: an unknown value is passed on with one warning. */
+export function unknownValueWarning(
+  what: string,
+  value: string | null | undefined,
+  known: readonly string[],
+): string | undefined {
+  if (value === undefined || value === null || known.includes(value)) return undefined;
+  return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+}
+
 /** Built on first use: building a family is a measurable part of start-up (bench/RESULTS.md). */
 let responseFamily: ReturnType<typeof buildFamily<z.core.$loose>> | undefined;
-const response = () => (responseFamily ??= buildFamily(looseObject));
+const response = () => (responseFamily ??= buildFamily(z.looseObject));
 let requestFamily: ReturnType<typeof buildFamily<z.core.$strict>> | undefined;
-const request = () => (requestFamily ??= buildFamily(strictObject));
+const request = () => (requestFamily ??= buildFamily(z.strictObject));
 
 export const ResourceSpecRequestSchema = z.lazy(() => request().ResourceSpec);
 export type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;
@@ -77,17 +88,14 @@ export type Repository = z.infer<typeof RepositorySchema>;
 export const RepositoryListSchema = z.lazy(() => z.array(RepositorySchema));
 
 export const ResourceSpecSchema = z.lazy(() => response().ResourceSpec);
-export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
 
 export const SourceConfigSchema = z.lazy(() => response().SourceConfig);
-export type SourceConfig = z.infer<typeof SourceConfigSchema>;
 
 export const SourceRevisionConfigSchema = z.lazy(() =>
   response().SourceRevisionConfig.extend({
     repo_commit_sha: z.string().nullish(),
   }),
 );
-export type SourceRevisionConfig = z.infer<typeof SourceRevisionConfigSchema>;
 
 export const DeploymentSchema = z.lazy(() =>
   response().Deployment.extend({
@@ -107,21 +115,13 @@ export const DeploymentSchema = z.lazy(() =>
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
 /** A page and the offset of the next one. */
-export const DeploymentListSchema = z.lazy(() =>
-  z.looseObject({
-    resources: z.array(DeploymentSchema),
-    offset: int(),
-  }),
-);
+const page = <T extends z.ZodType>(item: T) =>
+  z.looseObject({ resources: z.array(item), offset: int() });
+export const DeploymentListSchema = z.lazy(() => page(DeploymentSchema));
 export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
 /** A status check of several ids: its records are checked one by one (listing.ts). */
-export const DeploymentBatchSchema = z.lazy(() =>
-  z.looseObject({
-    resources: z.array(z.unknown()),
-    offset: int(),
-  }),
-);
+export const DeploymentBatchSchema = z.lazy(() => page(z.unknown()));
 
 /** An error body, read only for the service's own message: `detail` a string or `[{loc, msg, type}]`. */
 export const ErrorBodySchema = z.lazy(() =>

@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkAddress, MAX_BODY_BYTES } from '../../src/service/address-check.ts';
+import { askAddress, MAX_BODY_BYTES, type CheckOptions } from '../../src/service/address-check.ts';
 import { CancelledError } from '../../src/common/errors.ts';
 import { answer, closeSites, serve } from '../support/sites.ts';
 
 afterEach(closeSites);
+
+/** The check as the run makes it: one ask, its answer judged with the expected text. */
+async function checkAddress(address: string, options: CheckOptions & { expect?: string } = {}) {
+  return (await askAddress(address, options))(options.expect);
+}
 
 describe('checkAddress: the answer', () => {
   it('passes a 2xx answer without expected text, sending the headers', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkAddress } from '../../src/service/address-check.ts';
+import { askAddress, type CheckOptions } from '../../src/service/address-check.ts';
 import { isForbiddenIp } from '../../src/service/address-guard.ts';
 import { answer, closeSites, lookupTo, serve, siteCertificate } from '../support/sites.ts';
 import { startProxy, type Proxy } from '../support/proxy.ts';
@@ -10,6 +10,11 @@ afterEach(async () => {
   proxy = undefined;
   await closeSites();
 });
+
+/** The check as the run makes it: one ask, its answer judged with the expected text. */
+async function checkAddress(address: string, options: CheckOptions & { expect?: string } = {}) {
+  return (await askAddress(address, options))(options.expect);
+}
 
 const FORBIDDEN = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
 
