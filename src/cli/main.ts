@@ -235,7 +235,7 @@ export async function main(world: CliWorld): Promise<number> {
     case 'run': {
       const { request } = invocation;
       const { command } = request;
-      // Loaded only for a command that may send a request (src/service/undici.ts).
+      // Loaded only for a command that may send a request (src/service/proxy.ts).
       await loadUndici();
       return isRunCommand(command)
         ? runCommand(request, command, world)
