@@ -57,25 +57,17 @@ export function retireHooks(settings: GitHubSettings, request?: RetireRequest): 
     commentOffPullRequest(settings.comment, context, logger);
     const pullRequest = settings.comment ? context?.pullRequest : undefined;
     const at = reachable(settings.token, context, logger, wanted(settings, manifest, pullRequest));
-    if (at === undefined) return { api: undefined };
+    if (at === undefined) return {};
     const made = new Lazy(() => gitHubApi(settings.token, at, dependencies));
     const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
-    const comment = new Lazy(() =>
-      pullRequest === undefined
-        ? undefined
-        : new PullRequestComment(
-            made.value,
-            { repository: at.repository, pullRequest },
-            logger,
-            redact,
-            carries,
-          ),
+    const where =
+      pullRequest === undefined ? undefined : { repository: at.repository, pullRequest };
+    const comment = new Lazy(
+      () => where && new PullRequestComment(made.value, where, logger, redact, carries),
     );
     const parts = { ...at, logger, redact };
     return {
-      get api() {
-        return made.made;
-      },
+      api: () => made.made,
       retired: ({ reports }) => {
         stillOpen(at, logger, manifest === undefined ? 'its preview is' : 'its previews are');
         const target = { comment: comment.value, pullRequestState: at.pullRequestState };
@@ -92,15 +84,12 @@ export function retireHooks(settings: GitHubSettings, request?: RetireRequest): 
   };
 }
 
-function previewsOnGitHub(request: RetireRequest): ManifestOnGitHub {
-  return {
-    source: request.source ?? '',
-    nameTemplate: request.nameTemplate,
-    agents: request.agents.map(({ key, agentName, name, environment }) => ({
-      key,
-      name: agentName,
-      deploymentName: name,
-      ...(environment === undefined ? {} : { environment }),
-    })),
-  };
+function previewsOnGitHub({ source, nameTemplate, agents }: RetireRequest): ManifestOnGitHub {
+  const onGitHub = agents.map(({ key, agentName, name, environment }) => ({
+    key,
+    name: agentName,
+    deploymentName: name,
+    environment,
+  }));
+  return { source: source ?? '', nameTemplate, agents: onGitHub };
 }
