@@ -33,19 +33,14 @@ function wanted(
   manifest: ManifestOnGitHub | undefined,
   pullRequest: number | undefined,
 ): (string | undefined)[] {
-  if (manifest === undefined) {
-    return [
-      settings.environment === ''
-        ? undefined
-        : `marking the GitHub deployments of '${settings.environment}' inactive`,
-      pullRequest === undefined ? undefined : 'rewriting the preview comment',
-    ];
-  }
+  const flat = manifest === undefined;
+  const whose = flat ? `'${settings.environment}'` : "the agents' environments";
+  const comment = flat ? 'the preview comment' : "the manifest's comment";
   return [
     recordsWanted(settings.environment, manifest)
-      ? "marking the GitHub deployments of the agents' environments inactive"
+      ? `marking the GitHub deployments of ${whose} inactive`
       : undefined,
-    pullRequest === undefined ? undefined : "rewriting the manifest's comment",
+    pullRequest === undefined ? undefined : `rewriting ${comment}`,
   ];
 }
 
