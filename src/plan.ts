@@ -1,17 +1,14 @@
 /** The plan step (plan/action.yml): what the deploy step would do, read-only. An entry like src/main.ts. */
 import { manifestOnGitHub } from './github/deploy-hooks.js';
-import { GITHUB_INPUTS } from './github/inputs.js';
+import { COMMENT_INPUTS } from './github/inputs.js';
 import { planHooks } from './github/plan-hooks.js';
 import { runStep } from './github/step.js';
-import { input } from './inputs/declare.js';
-import { parseBoolean } from './inputs/parsers.js';
 import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS, planAsked } from './inputs/plan-inputs.js';
 import { runPlan } from './run/flows/plan-run.js';
 
 export const PLAN_INPUTS = {
   ...PLAN_SHARED_INPUTS,
-  'github-token': GITHUB_INPUTS['github-token'],
-  'pr-comment': input(parseBoolean, { default: 'true' }),
+  ...COMMENT_INPUTS,
   ...PLAN_OWN_INPUTS,
 };
 

@@ -2,11 +2,9 @@
  * The retire step (retire/action.yml): a closed pull request's previews marked inactive on
  * GitHub; the action never deletes a deployment. An entry like src/main.ts.
  */
-import { GITHUB_INPUTS } from './github/inputs.js';
+import { COMMENT_INPUTS, GITHUB_INPUTS } from './github/inputs.js';
 import { retireHooks } from './github/retire-hooks.js';
 import { runStep } from './github/step.js';
-import { input } from './inputs/declare.js';
-import { parseBoolean } from './inputs/parsers.js';
 import { DASHBOARD_INPUT } from './inputs/core-inputs.js';
 import { RETIRE_SERVICE_INPUTS, retireRequest } from './inputs/retire-inputs.js';
 import { runRetire } from './run/flows/retire-run.js';
@@ -14,8 +12,7 @@ import { runRetire } from './run/flows/retire-run.js';
 export const RETIRE_INPUTS = {
   ...RETIRE_SERVICE_INPUTS,
   environment: GITHUB_INPUTS.environment,
-  'github-token': GITHUB_INPUTS['github-token'],
-  'pr-comment': input(parseBoolean, { default: 'true' }),
+  ...COMMENT_INPUTS,
   ...DASHBOARD_INPUT,
 };
 

@@ -2,19 +2,16 @@
  * The sweep step (sweep/action.yml): previews of closed pull requests (orphans) reported and
  * retired on GitHub as retire does; nothing is deleted. An entry like src/main.ts.
  */
-import { GITHUB_INPUTS } from './github/inputs.js';
+import { COMMENT_INPUTS } from './github/inputs.js';
 import { runStep } from './github/step.js';
 import { sweepHooks, sweepSettings } from './github/sweep-hooks.js';
-import { input } from './inputs/declare.js';
-import { parseBoolean } from './inputs/parsers.js';
 import { DASHBOARD_INPUT } from './inputs/core-inputs.js';
 import { SWEEP_OWN_INPUTS, SWEEP_SERVICE_INPUTS, sweepRequest } from './inputs/sweep-inputs.js';
 import { runSweep } from './run/flows/sweep-run.js';
 
 export const SWEEP_INPUTS = {
   ...SWEEP_SERVICE_INPUTS,
-  'github-token': GITHUB_INPUTS['github-token'],
-  'pr-comment': input(parseBoolean, { default: 'true' }),
+  ...COMMENT_INPUTS,
   ...DASHBOARD_INPUT,
   ...SWEEP_OWN_INPUTS,
 };

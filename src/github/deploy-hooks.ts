@@ -72,7 +72,7 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
     commentOffPullRequest(settings.comment, context, logger);
     const asked = wanted(settings, manifest, context?.pullRequest);
     const at = reachable(settings.token, context, logger, asked);
-    if (at === undefined) return { api: undefined };
+    if (at === undefined) return {};
     const made = new Lazy(() => {
       const api = gitHubApi(settings.token, at, dependencies);
       const parts =
@@ -83,9 +83,7 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
       return { api, report, orders: new CommitOrders(api) };
     });
     const hooks: GitHubHooks = {
-      get api() {
-        return made.made?.api;
-      },
+      api: () => made.made?.api,
       commitOrder: (repository, target, latest) =>
         made.value.orders.ask(repository, target, latest),
       outputs: (outputs, entries) => {
@@ -102,14 +100,12 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
 /** What GitHub is told of the manifest; nothing for a flat deploy. */
 export function manifestOnGitHub(request: DeployRequest): ManifestOnGitHub | undefined {
   if (request.layout === 'flat') return undefined;
-  return {
-    source: request.source,
-    ...(request.nameTemplate === undefined ? {} : { nameTemplate: request.nameTemplate }),
-    agents: request.agents.map(({ key, name, spec, environment }) => ({
-      key,
-      name,
-      deploymentName: spec.name,
-      ...(environment === undefined ? {} : { environment }),
-    })),
-  };
+  const { source, nameTemplate, agents } = request;
+  const onGitHub = agents.map(({ key, name, spec, environment }) => ({
+    key,
+    name,
+    deploymentName: spec.name,
+    environment,
+  }));
+  return { source, nameTemplate, agents: onGitHub };
 }

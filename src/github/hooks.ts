@@ -23,7 +23,7 @@ export interface GitHubHooks {
     entries: ReadonlyMap<string, DeploymentEntry> | undefined,
   ) => Readonly<Partial<Record<string, string>>>;
   /** The run's GitHub API, once a hook made it (tests count its requests). */
-  readonly api: GitHubApi | undefined;
+  api?: () => GitHubApi | undefined;
 }
 
 export interface HookDependencies {

@@ -49,6 +49,12 @@ export const GITHUB_INPUTS = {
   'pr-comment': input(parseBoolean, { default: 'false' }),
 } satisfies Declarations;
 
+/** The plan, retire and sweep steps' token and comment, which they write unless told not to. */
+export const COMMENT_INPUTS = {
+  'github-token': GITHUB_INPUTS['github-token'],
+  'pr-comment': input(parseBoolean, { default: 'true' }),
+} satisfies Declarations;
+
 export type GitHubInputName = keyof typeof GITHUB_INPUTS;
 
 export const GITHUB_INPUT_NAMES: readonly GitHubInputName[] = namesOf(GITHUB_INPUTS);

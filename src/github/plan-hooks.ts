@@ -36,7 +36,7 @@ export function planHooks(settings: PlanSettings, manifest?: ManifestOnGitHub): 
     const pullRequest = settings.comment ? context?.pullRequest : undefined;
     const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
     const at = reachable(settings.token, context, logger, wanted);
-    if (at === undefined || pullRequest === undefined) return { api: undefined };
+    if (at === undefined || pullRequest === undefined) return {};
     const carries = manifest === undefined ? carriesPlanMarker : carriesKeyedPlanMarker;
     const made = new Lazy(() => {
       const api = gitHubApi(settings.token, at, dependencies);
@@ -58,9 +58,7 @@ export function planHooks(settings: PlanSettings, manifest?: ManifestOnGitHub): 
       );
     };
     return {
-      get api() {
-        return made.made?.api;
-      },
+      api: () => made.made?.api,
       view: (event) => {
         if (manifest === undefined) {
           return event.kind === 'planned'

@@ -33,19 +33,14 @@ function wanted(
   manifest: ManifestOnGitHub | undefined,
   pullRequest: number | undefined,
 ): (string | undefined)[] {
-  if (manifest === undefined) {
-    return [
-      settings.environment === ''
-        ? undefined
-        : `marking the GitHub deployments of '${settings.environment}' inactive`,
-      pullRequest === undefined ? undefined : 'rewriting the preview comment',
-    ];
-  }
+  const flat = manifest === undefined;
+  const whose = flat ? `'${settings.environment}'` : "the agents' environments";
+  const comment = flat ? 'the preview comment' : "the manifest's comment";
   return [
     recordsWanted(settings.environment, manifest)
-      ? "marking the GitHub deployments of the agents' environments inactive"
+      ? `marking the GitHub deployments of ${whose} inactive`
       : undefined,
-    pullRequest === undefined ? undefined : "rewriting the manifest's comment",
+    pullRequest === undefined ? undefined : `rewriting ${comment}`,
   ];
 }
 
@@ -57,25 +52,17 @@ export function retireHooks(settings: GitHubSettings, request?: RetireRequest): 
     commentOffPullRequest(settings.comment, context, logger);
     const pullRequest = settings.comment ? context?.pullRequest : undefined;
     const at = reachable(settings.token, context, logger, wanted(settings, manifest, pullRequest));
-    if (at === undefined) return { api: undefined };
+    if (at === undefined) return {};
     const made = new Lazy(() => gitHubApi(settings.token, at, dependencies));
     const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
-    const comment = new Lazy(() =>
-      pullRequest === undefined
-        ? undefined
-        : new PullRequestComment(
-            made.value,
-            { repository: at.repository, pullRequest },
-            logger,
-            redact,
-            carries,
-          ),
+    const where =
+      pullRequest === undefined ? undefined : { repository: at.repository, pullRequest };
+    const comment = new Lazy(
+      () => where && new PullRequestComment(made.value, where, logger, redact, carries),
     );
     const parts = { ...at, logger, redact };
     return {
-      get api() {
-        return made.made;
-      },
+      api: () => made.made,
       retired: ({ reports }) => {
         stillOpen(at, logger, manifest === undefined ? 'its preview is' : 'its previews are');
         const target = { comment: comment.value, pullRequestState: at.pullRequestState };
@@ -92,15 +79,12 @@ export function retireHooks(settings: GitHubSettings, request?: RetireRequest): 
   };
 }
 
-function previewsOnGitHub(request: RetireRequest): ManifestOnGitHub {
-  return {
-    source: request.source ?? '',
-    nameTemplate: request.nameTemplate,
-    agents: request.agents.map(({ key, agentName, name, environment }) => ({
-      key,
-      name: agentName,
-      deploymentName: name,
-      ...(environment === undefined ? {} : { environment }),
-    })),
-  };
+function previewsOnGitHub({ source, nameTemplate, agents }: RetireRequest): ManifestOnGitHub {
+  const onGitHub = agents.map(({ key, agentName, name, environment }) => ({
+    key,
+    name: agentName,
+    deploymentName: name,
+    environment,
+  }));
+  return { source: source ?? '', nameTemplate, agents: onGitHub };
 }

@@ -28,7 +28,7 @@ import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './client/budget.js';
 import { early, inputVariable } from './early-commands.js';
 import { describeRun, gitHubRunContext } from './event.js';
-import type { GitHubHooks, HookDependencies, MakeHooks } from './hooks.js';
+import type { HookDependencies, MakeHooks } from './hooks.js';
 import { readRunnerEvent } from './runner-event.js';
 import { StepOutputs } from './step-outputs.js';
 
@@ -128,16 +128,6 @@ function readRequest<D extends Declarations, Request>(
   }
 }
 
-type Answers = Pick<RunnerIO, 'commitOrder' | 'retired' | 'pullRequestStates'>;
-
-function answersOf(hooks: GitHubHooks): Partial<Answers> {
-  const answers: Partial<Answers> = {};
-  if (hooks.commitOrder !== undefined) answers.commitOrder = hooks.commitOrder;
-  if (hooks.retired !== undefined) answers.retired = hooks.retired;
-  if (hooks.pullRequestStates !== undefined) answers.pullRequestStates = hooks.pullRequestStates;
-  return answers;
-}
-
 function hookDependencies(
   core: typeof Core,
   log: Logger,
@@ -215,7 +205,9 @@ export async function runStep<D extends Declarations, Request>(
         ...stepViews(core, annotations, outputs),
         ...(hooks.view === undefined ? [] : [hooks.view]),
       ],
-      ...answersOf(hooks),
+      commitOrder: hooks.commitOrder,
+      retired: hooks.retired,
+      pullRequestStates: hooks.pullRequestStates,
     };
   };
   const outcome = await entry.run(read.request, { io });

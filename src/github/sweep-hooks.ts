@@ -19,7 +19,6 @@ import type {
   RetireReport,
   Retirement,
 } from '../run/ports/progress.js';
-import type { GitHubApi } from './client/api.js';
 import { carriesManifestMarker } from './features/comment-marker.js';
 import type { ManifestOnGitHub } from './features/deployment-record.js';
 import type { GitHubRunContext } from './features/context.js';
@@ -31,6 +30,7 @@ import {
   gitHubApi,
   Lazy,
   unreachable,
+  type GitHubHooks,
   type HookDependencies,
   type MakeHooks,
 } from './hooks.js';
@@ -84,94 +84,76 @@ export function sweepHooks(settings: SweepSettings): MakeHooks {
     const missing = unreachable(settings.token, context);
     if (missing !== undefined || context === undefined) {
       const why = `the sweep cannot ask GitHub how the pull requests stand: ${missing}. Give it a token with \`pull-requests: read\` (the default, \${{ github.token }}, with that permission).`;
-      return { api: undefined, pullRequestStates: () => Promise.reject(new ActionError(why)) };
+      return { pullRequestStates: () => Promise.reject(new ActionError(why)) };
     }
-    const made = new Lazy(() => new SweepOnGitHub(settings, context, dependencies));
-    return {
-      get api() {
-        return made.made?.api;
-      },
-      retired: ({ layout, reports }) =>
-        layout === 'flat'
-          ? eachRetired(reports, (report) => made.value.retired(report))
-          : made.value.retiredAgents(reports),
-      pullRequestStates: (numbers) => made.value.pullRequestStates(numbers),
-    };
+    return sweepOnGitHub(settings, context, dependencies);
   };
 }
 
-class SweepOnGitHub {
-  readonly api: GitHubApi;
-  readonly #settings: SweepSettings;
-  readonly #context: GitHubRunContext;
-  readonly #dependencies: HookDependencies;
-  readonly #states = new Map<number, PullRequestState>();
-  readonly #comments = new Map<number, PullRequestComment>();
+function ended(
+  states: ReadonlyMap<number, PullRequestState>,
+  pullRequest: number | undefined,
+): 'merged' | 'closed' | undefined {
+  const state = pullRequest === undefined ? undefined : states.get(pullRequest)?.state;
+  return state === 'merged' || state === 'closed' ? state : undefined;
+}
 
-  constructor(settings: SweepSettings, context: GitHubRunContext, dependencies: HookDependencies) {
-    this.api = gitHubApi(settings.token, context, dependencies);
-    this.#settings = settings;
-    this.#context = context;
-    this.#dependencies = dependencies;
-  }
-
-  /** Throws when GitHub cannot say; remembered for `retired`. */
-  async pullRequestStates(
-    numbers: readonly number[],
-  ): Promise<ReadonlyMap<number, PullRequestState>> {
-    const states = await askPullRequestStates(this.api, this.#context.repository, numbers);
-    for (const [number, state] of states) this.#states.set(number, state);
-    return states;
-  }
-
-  retired(report: RetireReport): Promise<Retirement> {
-    const { logger, redact } = this.#dependencies;
+function sweepOnGitHub(
+  settings: SweepSettings,
+  context: GitHubRunContext,
+  dependencies: HookDependencies,
+): GitHubHooks {
+  const { logger, redact } = dependencies;
+  const made = new Lazy(() => gitHubApi(settings.token, context, dependencies));
+  const states = new Map<number, PullRequestState>();
+  const comments = new Map<number, PullRequestComment>();
+  const parts = { ...context, logger, redact };
+  const comment = (pullRequest: number, carries?: typeof carriesManifestMarker) => {
+    const where = { repository: context.repository, pullRequest };
+    return new PullRequestComment(made.value, where, logger, redact, carries);
+  };
+  /** A flat preview's comment, made once; none when `pr-comment` is off. */
+  const commentOf = (pullRequest: number | undefined): PullRequestComment | undefined => {
+    if (pullRequest === undefined || !settings.comment) return undefined;
+    const known = comments.get(pullRequest) ?? comment(pullRequest);
+    comments.set(pullRequest, known);
+    return known;
+  };
+  const retired = (report: RetireReport): Promise<Retirement> => {
     const target = {
       environment: report.environment ?? '',
       // A manifest's previews share its one comment, rewritten once a pull request by a keyed retire.
-      comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
-      pullRequestState: this.#ended(report.pullRequest),
+      comment: report.agents === undefined ? commentOf(report.pullRequest) : undefined,
+      pullRequestState: ended(states, report.pullRequest),
     };
-    return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
-  }
-
+    return retirePreview(made.value, report, target, parts);
+  };
   /** `reports` are one pull request's, one an agent: its one comment rewritten (none created). */
-  async retiredAgents(
+  const retiredAgents = async (
     reports: readonly AgentRetireReport[],
-  ): Promise<ReadonlyMap<string, Retirement>> {
-    const swept = this.#settings.manifest;
+  ): Promise<ReadonlyMap<string, Retirement>> => {
+    const api = made.value;
+    const swept = settings.manifest;
     const pullRequest = reports[0]?.report.pullRequest;
-    if (!this.#settings.comment || swept === undefined || pullRequest === undefined) {
-      return new Map();
-    }
-    const { logger, redact } = this.#dependencies;
-    const where = { repository: this.#context.repository, pullRequest };
-    const comment = new PullRequestComment(this.api, where, logger, redact, carriesManifestMarker);
+    if (!settings.comment || swept === undefined || pullRequest === undefined) return new Map();
     const target = {
       manifest: manifestOfPullRequest(swept, pullRequest),
       // No environment: each was marked by a flat retire, with its orphans.
       environment: '',
-      comment,
-      pullRequestState: this.#ended(pullRequest),
+      comment: comment(pullRequest, carriesManifestMarker),
+      pullRequestState: ended(states, pullRequest),
     };
-    return retireManifest(this.api, reports, target, { ...this.#context, logger, redact });
-  }
-
-  #ended(pullRequest: number | undefined): 'merged' | 'closed' | undefined {
-    const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
-    return state === 'merged' || state === 'closed' ? state : undefined;
-  }
-
-  /** Made once; none when `pr-comment` is off. */
-  #commentOf(pullRequest: number | undefined): PullRequestComment | undefined {
-    if (pullRequest === undefined || !this.#settings.comment) return undefined;
-    let comment = this.#comments.get(pullRequest);
-    if (comment === undefined) {
-      const where = { repository: this.#context.repository, pullRequest };
-      const { logger, redact } = this.#dependencies;
-      comment = new PullRequestComment(this.api, where, logger, redact);
-      this.#comments.set(pullRequest, comment);
-    }
-    return comment;
-  }
+    return retireManifest(api, reports, target, parts);
+  };
+  return {
+    api: () => made.made,
+    retired: ({ layout, reports }) =>
+      layout === 'flat' ? eachRetired(reports, retired) : retiredAgents(reports),
+    /** Throws when GitHub cannot say; remembered for `retired`. */
+    pullRequestStates: async (numbers) => {
+      const asked = await askPullRequestStates(made.value, context.repository, numbers);
+      for (const [number, state] of asked) states.set(number, state);
+      return asked;
+    },
+  };
 }

@@ -290,7 +290,7 @@ describe('budget', () => {
     const manifest = manifestOf(['a', 'b', 'c']);
     const made = make(manifest, { environment: 'production' }, { budgetMs: 15_000 });
     await run(made, manifest, {});
-    expect(made.hooks.api?.budgetMs).toBe(17_000);
+    expect(made.hooks.api?.()?.budgetMs).toBe(17_000);
   });
 });
 

@@ -469,9 +469,9 @@ describe('wiring', () => {
       { level: 'debug', message: 'pr-comment is ignored: the run is not for a pull request' },
     ]);
     expect(hooks.view).toBeUndefined();
-    expect(hooks.api).toBeUndefined();
+    expect(hooks.api?.()).toBeUndefined();
     expect(await hooks.commitOrder?.('acme/agent', 'a'.repeat(40), 'b'.repeat(40))).toBe('newer');
-    expect(hooks.api?.requests).toBe(1);
+    expect(hooks.api?.()?.requests).toBe(1);
   });
 
   it('tells the GitHub deployment id once it is recorded', async () => {

@@ -103,12 +103,11 @@ export class GitHubApi {
   ): Promise<Result<Map<number, PullRequestState>>> {
     const states = new Map<number, PullRequestState>();
     // Every query is written first: a number that is not a pull request's fails before any request.
-    const queries = batches(numbers).map((batch) => ({
-      batch,
-      query: pullRequestStatesQuery(batch),
-    }));
+    const queries = batches(numbers).map(
+      (batch) => [batch, pullRequestStatesQuery(batch)] as const,
+    );
     const variables = { owner: repo.owner, name: repo.repo };
-    for (const { batch, query } of queries) {
+    for (const [batch, query] of queries) {
       const pick = (answer: PullRequestStatesAnswer) => statesOf(batch, answer);
       const schema = PullRequestStatesAnswer;
       const args = [query, variables, schema, pick, options, graphqlAnswer] as const;
@@ -144,12 +143,7 @@ export class GitHubApi {
   ): Promise<Result<{ ended: boolean }>> {
     const call = (page: number) =>
       rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
-    return walkPages(
-      this.#pageReader(call, CommentPage, options),
-      (comment) => comment.id,
-      visit,
-      MAX_COMMENT_PAGES,
-    );
+    return this.#walk(call, CommentPage, visit, options, MAX_COMMENT_PAGES);
   }
 
   /** The deployments of `environment`, newest first, as `walkComments` reads comments. */
@@ -162,20 +156,17 @@ export class GitHubApi {
   ): Promise<Result<{ ended: boolean }>> {
     const call = (page: number) =>
       rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-    return walkPages(
-      this.#pageReader(call, DeploymentPage, options),
-      (deployment) => deployment.id,
-      visit,
-      maxPages,
-    );
+    return this.#walk(call, DeploymentPage, visit, options, maxPages);
   }
 
-  #pageReader<S extends z.ZodType<unknown[]>>(
+  #walk<T extends { id: number }>(
     call: (page: number) => RestCall,
-    schema: S,
+    schema: z.ZodType<T[]>,
+    visit: (items: T[]) => 'stop' | 'more',
     options: CallOptions,
-  ): (page: number) => Promise<Result<Page<z.infer<S>[number]>>> {
-    return async (page) => {
+    maxPages: number,
+  ): Promise<Result<{ ended: boolean }>> {
+    const read = async (page: number): Promise<Result<Page<T>>> => {
       const made = call(page);
       const result = await this.#calls.rest(made, options);
       if (!result.ok) return result;
@@ -184,6 +175,7 @@ export class GitHubApi {
       const link = String(result.value.headers.link ?? '');
       return { ok: true, value: { items: parsed.value, link } };
     };
+    return walkPages(read, (item) => item.id, visit, maxPages);
   }
 
   writeComment(

@@ -34,11 +34,8 @@ export function callFailure(
     const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
     return { call, problem: `no answer: ${why}${tries}` };
   }
-  return {
-    call,
-    status: last.status,
-    problem: `${last.status} ${githubMessage(last.data)}${tries}`,
-  };
+  const problem = `${last.status} ${githubMessage(last.data)}${tries}`;
+  return { call, status: last.status, problem };
 }
 
 export function failureLine(
@@ -48,24 +45,15 @@ export function failureLine(
   last: Attempt | undefined,
   fork: boolean,
 ): string {
-  return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(
-    failure.status,
-    permission,
-    last,
-    fork,
-  )} The deploy itself is not affected.`;
+  const what = remedy(failure.status, permission, last, fork);
+  return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${what} The deploy itself is not affected.`;
 }
 
 /** `message` of GitHub's JSON error body, on one line and short. */
 function githubMessage(data: unknown): string {
-  const message =
-    typeof data === 'object' &&
-    data !== null &&
-    typeof (data as { message?: unknown }).message === 'string'
-      ? (data as { message: string }).message
-      : typeof data === 'string'
-        ? data
-        : '';
+  const field =
+    typeof data === 'object' && data !== null ? (data as { message?: unknown }).message : data;
+  const message = typeof field === 'string' ? field : '';
   const text = untrusted(message.trim()).slice(0, 300);
   return text === '' ? '(no message)' : text;
 }

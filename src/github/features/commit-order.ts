@@ -16,11 +16,8 @@ export class CommitOrders {
 
   ask(repository: string, target: string, latest: string): Promise<CommitOrder> {
     const key = `${repository}\n${target}\n${latest}`.toLowerCase();
-    let order = this.#orders.get(key);
-    if (order === undefined) {
-      order = this.#compare(repository, target, latest);
-      this.#orders.set(key, order);
-    }
+    const order = this.#orders.get(key) ?? this.#compare(repository, target, latest);
+    this.#orders.set(key, order);
     return order;
   }
 
@@ -30,8 +27,6 @@ export class CommitOrders {
     const result = await this.#api.compare({ owner, repo }, target, latest, { silent: true });
     if (!result.ok) return undefined;
     const { status } = result.value;
-    if (status === 'ahead') return 'newer';
-    if (status === 'behind') return 'older';
-    return undefined;
+    return status === 'ahead' ? 'newer' : status === 'behind' ? 'older' : undefined;
   }
 }

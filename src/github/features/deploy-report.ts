@@ -252,10 +252,8 @@ export class DeployReport {
       if (report !== undefined) await comment.write(withRunUrl(report, this.#runUrl), options);
       return;
     }
-    const states = this.#manifest.agents.flatMap((agent) => {
-      const state = this.#states.get(agent.key);
-      return state === undefined ? [] : [state];
-    });
+    // In the manifest's order: each agent's state was set, in it, when the report was made.
+    const states = [...this.#states.values()];
     await comment.writeBody(
       manifestIdentity(this.#manifest),
       () =>

@@ -138,56 +138,6 @@ export function finalStatus(report: RunReport): Status {
   }
 }
 
-interface RecordWriter {
-  api: GitHubApi;
-  context: RecordContext;
-  redact: (text: string) => string;
-}
-
-async function create(
-  { api, context, redact }: RecordWriter,
-  text: string,
-  payload: Record<string, unknown>,
-  options: CallOptions,
-): Promise<number | undefined> {
-  const { repository, sha, environment, transient } = context;
-  const created = await api.createDeployment(
-    repository,
-    {
-      ref: sha,
-      environment,
-      transient_environment: transient,
-      description: description(redact(text)),
-      payload,
-    },
-    options,
-  );
-  return created.ok ? created.value : undefined;
-}
-
-async function writeStatus(
-  { api, context, redact }: RecordWriter,
-  id: number | undefined,
-  { state, text }: Status,
-  report: RunReport | undefined,
-  options: CallOptions,
-): Promise<void> {
-  if (id === undefined) return;
-  // The one address rule (src/common/address.ts).
-  const environmentUrl =
-    report === undefined
-      ? undefined
-      : (publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl));
-  const body: DeploymentStatusRequest = {
-    state,
-    description: description(redact(text)),
-    ...(context.runUrl === undefined ? {} : { log_url: context.runUrl }),
-    ...(environmentUrl ? { environment_url: environmentUrl } : {}),
-    ...(state === 'success' ? { auto_inactive: true } : {}),
-  };
-  await api.createDeploymentStatus(context.repository, id, body, options);
-}
-
 interface Start {
   text: string;
   payload: Record<string, unknown>;
@@ -223,11 +173,15 @@ export function sharedStart(
 }
 
 export class DeploymentRecord {
-  readonly #writer: RecordWriter;
+  readonly #api: GitHubApi;
+  readonly #context: RecordContext;
+  readonly #redact: (text: string) => string;
   #id: number | undefined;
 
   constructor(api: GitHubApi, context: RecordContext, redact: (text: string) => string) {
-    this.#writer = { api, context, redact };
+    this.#api = api;
+    this.#context = context;
+    this.#redact = redact;
   }
 
   get id(): number | undefined {
@@ -235,12 +189,42 @@ export class DeploymentRecord {
   }
 
   async start({ text, payload, status, report }: Start, options: CallOptions = {}): Promise<void> {
-    this.#id = await create(this.#writer, text, payload, options);
-    await writeStatus(this.#writer, this.#id, status, report, options);
+    const { repository, sha, environment, transient } = this.#context;
+    const created = await this.#api.createDeployment(
+      repository,
+      {
+        ref: sha,
+        environment,
+        transient_environment: transient,
+        description: description(this.#redact(text)),
+        payload,
+      },
+      options,
+    );
+    this.#id = created.ok ? created.value : undefined;
+    await this.finish(status, report, options);
   }
 
   /** Nothing when the deployment was never created. */
-  async finish(status: Status, report?: RunReport, options: CallOptions = {}): Promise<void> {
-    await writeStatus(this.#writer, this.#id, status, report, options);
+  async finish(
+    { state, text }: Status,
+    report?: RunReport,
+    options: CallOptions = {},
+  ): Promise<void> {
+    if (this.#id === undefined) return;
+    const { repository, runUrl } = this.#context;
+    // The one address rule (src/common/address.ts).
+    const environmentUrl =
+      report === undefined
+        ? undefined
+        : (publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl));
+    const body: DeploymentStatusRequest = {
+      state,
+      description: description(this.#redact(text)),
+      ...(runUrl === undefined ? {} : { log_url: runUrl }),
+      ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+      ...(state === 'success' ? { auto_inactive: true } : {}),
+    };
+    await this.#api.createDeploymentStatus(repository, this.#id, body, options);
   }
 }

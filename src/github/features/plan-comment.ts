@@ -160,15 +160,8 @@ function agentRow({ key, deploymentName, report }: AgentPlanState, redact: Redac
 }
 
 function goneRow(key: string, dashboard: string | undefined): string {
-  const where = markdownLink('Dashboard', dashboard);
-  const cells = [
-    markdownCode(key),
-    '',
-    'nothing: no longer in the manifest, its deployment runs until deleted',
-    '',
-    where ?? '',
-  ];
-  return `| ${cells.join(' | ')} |`;
+  const where = markdownLink('Dashboard', dashboard) ?? '';
+  return `| ${markdownCode(key)} |  | nothing: no longer in the manifest, its deployment runs until deleted |  | ${where} |`;
 }
 
 /** What the comment says of an agent below the table, within `share` characters; none when all is said. */
@@ -195,6 +188,13 @@ function detailsOf(state: AgentPlanState, redact: Redact, share: number): string
   return [head, '', ...lines, ''];
 }
 
+const COUNTED = {
+  create: 'would be created',
+  reuse: 'reused',
+  fail: 'would fail',
+  none: 'not planned',
+};
+
 function headline(identity: string, states: readonly AgentPlanState[], redact: Redact): string {
   const title = markdownCode(redact(identity), 200, false);
   const actions = states.map(({ report }) =>
@@ -205,12 +205,9 @@ function headline(identity: string, states: readonly AgentPlanState[], redact: R
     (sum, { report }) => sum + ('verdict' in report ? report.verdict.changes.length : 0),
     0,
   );
-  const parts = [
-    count('create') > 0 ? `${count('create')} would be created` : undefined,
-    count('reuse') > 0 ? `${count('reuse')} reused` : undefined,
-    count('fail') > 0 ? `${count('fail')} would fail` : undefined,
-    count('none') > 0 ? `${count('none')} not planned` : undefined,
-  ].filter((part) => part !== undefined);
+  const parts = Object.entries(COUNTED)
+    .filter(([action]) => count(action) > 0)
+    .map(([action, words]) => `${count(action)} ${words}`);
   const mark = count('fail') + count('none') > 0 ? '❌' : changes > 0 ? '⚠️' : '📋';
   const total = `${changes} ${plural(changes, 'difference')} the deploy would not apply`;
   return `### ${mark} Plan of ${states.length} ${plural(states.length, 'agent')} of ${title}: ${parts.join(', ')}; ${total}`;

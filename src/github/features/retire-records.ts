@@ -42,6 +42,7 @@ export async function markInactive(
   );
   // The failed listing was warned about: nothing is known to mark.
   if (!walked.ok) return { found: 0, inactive: 0, already: 0, more: false };
+  const body = { state: 'inactive' as const, ...status };
   let inactive = 0;
   let already = 0;
   for (const id of ids) {
@@ -51,12 +52,7 @@ export async function markInactive(
       already += 1;
       continue;
     }
-    const marked = await api.createDeploymentStatus(
-      repository,
-      id,
-      { state: 'inactive', ...status },
-      options,
-    );
+    const marked = await api.createDeploymentStatus(repository, id, body, options);
     if (!marked.ok) break;
     inactive += 1;
   }
