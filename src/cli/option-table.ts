@@ -130,19 +130,6 @@ function inputOptions(input: InputName, description: string): OptionSpec[] {
   return secret(description).map((spec) => ({ ...spec, commands }));
 }
 
-function planOptions(): OptionSpec[] {
-  return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
-    option: input,
-    type: 'string',
-    valueName: 'VALUE',
-    variable: variableOf(input),
-    defaultText: shownDefault(declared.default),
-    description: PLAN_OPTION_DESCRIPTIONS[input as PlanOwnInput],
-    commands: ['plan'],
-    role: { kind: 'plan-input', input: input as PlanOwnInput },
-  }));
-}
-
 const LIST_VALUE_NAMES: Readonly<Partial<Record<ListOwnInput, string>>> = {
   'tag-value-ids': 'ID,…',
   'deployment-ids': 'ID,…',
@@ -155,20 +142,28 @@ const LIST_EXCLUDES: Readonly<Partial<Record<ListOwnInput, readonly string[]>>> 
   all: ['limit'],
 };
 
-function listOptions(): OptionSpec[] {
-  return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
-    const input = name as ListOwnInput;
+/** The options of `plan`'s and `list`'s own inputs; `all` is a flag. */
+function ownOptions<K extends PlanOwnInput | ListOwnInput>(
+  command: 'plan' | 'list',
+  inputs: Readonly<Record<K, { default?: InputDefault }>>,
+  descriptions: Readonly<Record<K, string>>,
+): OptionSpec[] {
+  return (Object.keys(inputs) as K[]).map((input) => {
     const flag = input === 'all';
+    const excludes = LIST_EXCLUDES[input as ListOwnInput];
     return {
       option: input,
       type: flag ? 'boolean' : 'string',
-      ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
+      ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input as ListOwnInput] ?? 'VALUE' }),
       variable: variableOf(input),
-      ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
-      defaultText: shownDefault(declared.default),
-      description: LIST_OPTION_DESCRIPTIONS[input],
-      commands: ['list'],
-      role: { kind: 'list-input', input },
+      ...(excludes === undefined ? {} : { excludes }),
+      defaultText: shownDefault(inputs[input].default),
+      description: descriptions[input],
+      commands: [command],
+      role:
+        command === 'plan'
+          ? { kind: 'plan-input', input: input as PlanOwnInput }
+          : { kind: 'list-input', input: input as ListOwnInput },
     };
   });
 }
@@ -228,8 +223,8 @@ export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
     ...INPUT_NAMES.flatMap((input) =>
       inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? ''),
     ),
-    ...planOptions(),
-    ...listOptions(),
+    ...ownOptions('plan', PLAN_OWN_INPUTS, PLAN_OPTION_DESCRIPTIONS),
+    ...ownOptions('list', LIST_OWN_INPUTS, LIST_OPTION_DESCRIPTIONS),
     ...OUTPUT_OPTIONS,
   ];
 }
