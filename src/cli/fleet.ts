@@ -32,7 +32,7 @@ import {
   REPOSITORY_COLUMNS,
   table,
 } from './fleet-output.js';
-import type { FleetCommand } from './options.js';
+import type { FleetCommand } from './option-table.js';
 import { openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 import { EXIT, type CliWorld } from './world.js';

@@ -36,7 +36,7 @@ import { checkoutCommitOrder } from './git.js';
 import { runFleet } from './fleet.js';
 import { EXIT, type CliWorld } from './world.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
-import { isRunCommand, type CommandInput, type RunCommand } from './options.js';
+import { isRunCommand, type CommandInput, type RunCommand } from './option-table.js';
 import { outputsJson, OutputsSeen } from './outputs.js';
 import { eventStream, openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';

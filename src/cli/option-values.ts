@@ -14,7 +14,7 @@ import {
   type CommandInput,
   type HeaderInput,
   type OptionSpec,
-} from './options.js';
+} from './option-table.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -122,12 +122,10 @@ export function readInputs(
         }
         break;
       }
-      case 'secrets-file':
-        // Read with `--secret` below, as one list.
-        break;
       case 'secret':
         readSecretOptions(given, table, reading);
         break;
+      case 'secrets-file': // Read with `--secret`, as one list.
       case 'output':
         break;
     }

@@ -35,12 +35,7 @@ export interface DeclaredInput<T> {
 
 export function input<T>(
   parse: (raw: string, run: RunDescription) => T,
-  options: {
-    sensitive?: boolean;
-    default?: InputDefault;
-    runProblem?: DeclaredInput<T>['runProblem'];
-    besides?: DeclaredInput<T>['besides'];
-  } = {},
+  options: Partial<Omit<DeclaredInput<T>, 'parse'>> = {},
 ): DeclaredInput<T> {
   return { ...options, parse, sensitive: options.sensitive ?? false };
 }
