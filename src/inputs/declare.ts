@@ -69,21 +69,17 @@ function inputSchema(
   set: Readonly<Record<string, string>>,
 ) {
   return z.string().transform((raw, context) => {
-    const besides = declared.besides?.(raw, set);
-    if (besides !== undefined) {
-      context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
+    const reject = (message: string, empty: boolean) => {
+      context.addIssue({ code: 'custom', message, params: { empty } });
       return z.NEVER;
-    }
+    };
+    const besides = declared.besides?.(raw, set);
+    if (besides !== undefined) return reject(besides, false);
     try {
       return declared.parse(raw, run);
     } catch (error) {
       if (!(error instanceof Invalid)) throw error;
-      context.addIssue({
-        code: 'custom',
-        message: error.message,
-        params: { empty: error instanceof EmptyValue },
-      });
-      return z.NEVER;
+      return reject(error.message, error instanceof EmptyValue);
     }
   });
 }
