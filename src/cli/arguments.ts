@@ -7,10 +7,15 @@ import { Invalid } from '../inputs/errors.js';
 import { parseBoolean } from '../inputs/parsers.js';
 import { readTokens, type Given } from './argv.js';
 import { DOTENV_LIMIT_VARIABLES } from './dotenv.js';
-import { readInputs } from './option-values.js';
-import { optionTable } from './option-table.js';
-import { COMMANDS, isRunCommand, variableOf, type Command, type CommandInput } from './options.js';
-import { Reading, type ArgumentSources, type Environment } from './sources.js';
+import {
+  COMMANDS,
+  isRunCommand,
+  optionTable,
+  variableOf,
+  type Command,
+  type CommandInput,
+} from './option-table.js';
+import { readInputs, Reading, type ArgumentSources, type Environment } from './option-values.js';
 
 /** A mistake in how the command was called or in what it was given: exit 2, before any request. */
 export class UsageError extends Error {

@@ -1,6 +1,6 @@
 /** The arguments after the command: the options given, and what to write instead of each wrong one. */
 import { parseArgs } from 'node:util';
-import { REFUSED_OPTIONS, type Command, type OptionSpec } from './options.js';
+import { REFUSED_OPTIONS, type Command, type OptionSpec } from './option-table.js';
 
 /** The action's input name a person may try → the option it is here (`wait-for-ready` → `wait`). */
 function renamedOptions(table: readonly OptionSpec[]): Map<string, string> {

@@ -5,11 +5,11 @@
  * the branch head instead: the commit that must be live is the one pushed.
  */
 import envCi, { type EnvCiAnswer } from 'env-ci';
-import { FULL_SHA } from '../common/text.js';
+import { FULL_SHA, shortSha } from '../common/text.js';
 import type { RunDescription, RunHead } from '../inputs/run-description.js';
 import type { RemedyWords } from '../service/answers.js';
 import { originRepository } from './git.js';
-import type { Environment } from './sources.js';
+import type { Environment } from './option-values.js';
 
 export interface CiRun {
   /** For the log (`GitLab CI/CD`); `a terminal` outside CI. */
@@ -209,6 +209,22 @@ export function describeCiRun(env: Environment, cwd: string): CiRun {
     ...checkout,
     head: headOf({ branch: answer.branch, sha: answer.commit, pullRequest: false }, where),
   };
+}
+
+/** Where the run is, and the commit it targets: the one given, else the branch head when known. */
+export function describeRun(ci: CiRun, given?: string): string {
+  const { head } = ci;
+  if (given !== undefined && (head.kind === 'none' || head.sha.toLowerCase() !== given)) {
+    return `run: ${ci.where}, commit ${shortSha(given)} (the commit given)`;
+  }
+  if (head.kind === 'none') return `run: ${ci.where}`;
+  const from =
+    head.pullRequest && head.repository !== undefined && head.repository !== ci.slug
+      ? ` (a pull request from ${head.repository})`
+      : head.pullRequest
+        ? ' (a pull request)'
+        : '';
+  return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 
 export function runDescription(run: CiRun, workspace: string, words: RemedyWords): RunDescription {

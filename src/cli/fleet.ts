@@ -23,6 +23,7 @@ import { ServiceClient } from '../service/client.js';
 import { Service, type PagedListing } from '../service/endpoints.js';
 import { proxyDispatcher, proxySettingsFrom } from '../service/proxy.js';
 import type { CliRequest } from './arguments.js';
+import { describeInputError } from './input-errors.js';
 import { describeCiRun, runDescription } from './ci.js';
 import {
   DEPLOYMENT_COLUMNS,
@@ -31,8 +32,7 @@ import {
   REPOSITORY_COLUMNS,
   table,
 } from './fleet-output.js';
-import { describeInputError } from './input-errors.js';
-import type { FleetCommand } from './options.js';
+import type { FleetCommand } from './option-table.js';
 import { openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 import { EXIT, type CliWorld } from './world.js';

@@ -5,7 +5,7 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import type { AskCommitOrder, CommitOrder } from '../run/ports/progress.js';
-import type { Environment } from './sources.js';
+import type { Environment } from './option-values.js';
 
 /** The longest one question may take: a local git answers in milliseconds. */
 const GIT_TIMEOUT_MS = 5_000;

@@ -1,7 +1,12 @@
 /** The help, from the option table: it cannot miss an option or show a stale default. */
 import { parse } from 'yaml';
-import { optionTable } from './option-table.js';
-import { COMMANDS, type Command, type Descriptions, type OptionSpec } from './options.js';
+import {
+  COMMANDS,
+  optionTable,
+  type Command,
+  type Descriptions,
+  type OptionSpec,
+} from './option-table.js';
 
 const WIDTH = 80;
 const INDENT = '      ';

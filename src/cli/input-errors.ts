@@ -1,8 +1,7 @@
 import type { InputError } from '../inputs/errors.js';
 import type { CliRequest } from './arguments.js';
 import type { CiRun } from './ci.js';
-import { optionTable } from './option-table.js';
-import type { OptionSpec } from './options.js';
+import { optionTable, type OptionSpec } from './option-table.js';
 
 /** How a message names a bad input not given: its option and variable. */
 function inputLabels(table: readonly OptionSpec[]): Map<string, string> {

@@ -6,55 +6,77 @@ import { getSystemErrorMap } from 'node:util';
 import { describeError } from '../common/errors.js';
 import { lineSafeJson } from '../common/json-text.js';
 import { systemClock } from '../common/runtime.js';
-import { shortSha } from '../common/text.js';
 import { MIB } from '../inputs/bounded-read.js';
 import { InputError } from '../inputs/errors.js';
+import { readInputs, type InputReader } from '../inputs/declare.js';
+import { deployRequest, type DeployRequest } from '../inputs/deploy-request.js';
+import { INPUTS } from '../inputs/core-inputs.js';
+import {
+  PLAN_OWN_INPUTS,
+  PLAN_SHARED_INPUTS,
+  planAsked,
+  type PlanRequest,
+} from '../inputs/plan-inputs.js';
+import { readStatusRequest, type StatusAsked } from '../inputs/status-inputs.js';
+import { runDeploy } from '../run/flows/deploy-run.js';
+import { runStatus } from '../run/flows/status-run.js';
+import { runPlan } from '../run/flows/plan-run.js';
+import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import type { EventView } from '../run/ports/events.js';
 import { paceFrom } from '../run/ports/pace.js';
-import type { RunnerIO } from '../run/ports/runner.js';
 import type { RunSummary } from '../run/ports/summaries.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { loadUndici } from '../service/proxy.js';
 import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeInputError } from './input-errors.js';
-import { describeCiRun, runDescription, type CiRun } from './ci.js';
+import { describeCiRun, describeRun, runDescription } from './ci.js';
 import { checkoutCommitOrder } from './git.js';
-import { manifestOf, readCommandRequest, runCommandRequest, type CommandRequest } from './core.js';
-
 import { runFleet } from './fleet.js';
 import { EXIT, type CliWorld } from './world.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
-import { isRunCommand, type RunCommand } from './options.js';
+import { isRunCommand, type CommandInput, type RunCommand } from './option-table.js';
 import { outputsJson, OutputsSeen } from './outputs.js';
-
 import { eventStream, openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 
 export { EXIT, type CliWorld } from './world.js';
 
+type CommandRequest =
+  | { command: 'deploy'; asked: DeployRequest }
+  | { command: 'status'; asked: StatusAsked }
+  | { command: 'plan'; asked: PlanRequest };
+
+const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
+
+/** Reads and checks every input of `command` before any request; throws the core's `InputError`. */
+function readCommandRequest(
+  command: RunCommand,
+  read: InputReader<CommandInput>,
+  run: RunDescription,
+): CommandRequest {
+  switch (command) {
+    case 'plan':
+      return { command, asked: planAsked(readInputs(PLAN_INPUTS, read, run), run) };
+    case 'status':
+      return { command, asked: readStatusRequest(read, run) };
+    case 'deploy':
+      return { command, asked: deployRequest(readInputs(INPUTS, read, run), run) };
+  }
+}
+
+/** Never throws: how it ended is in the outcome. */
+function runCommandRequest({ command, asked }: CommandRequest, io: RunnerIO): Promise<RunOutcome> {
+  if (command === 'plan') return runPlan(asked, io);
+  return command === 'status' ? runStatus(asked, io) : runDeploy(asked, io);
+}
+
 /** The commit a deploy was given (`--commit SHA`), which it targets whatever the checkout's head. */
 function givenCommit(prepared: CommandRequest): string | undefined {
   if (prepared.command !== 'deploy') return undefined;
-  const commit = prepared.deploy.agents[0]?.spec.commit;
+  const commit = prepared.asked.agents[0]?.spec.commit;
   return commit?.kind === 'sha' ? commit.sha : undefined;
-}
-
-/** Where the run is, and the commit it targets: the one given, else the branch head when known. */
-function describeRun(ci: CiRun, given?: string): string {
-  const { head } = ci;
-  if (given !== undefined && (head.kind === 'none' || head.sha.toLowerCase() !== given)) {
-    return `run: ${ci.where}, commit ${shortSha(given)} (the commit given)`;
-  }
-  if (head.kind === 'none') return `run: ${ci.where}`;
-  const from =
-    head.pullRequest && head.repository !== undefined && head.repository !== ci.slug
-      ? ` (a pull request from ${head.repository})`
-      : head.pullRequest
-        ? ' (a pull request)'
-        : '';
-  return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 
 /** Why a file could not be written: the system's reason (`illegal operation on a directory (EISDIR)`), no stack. */
@@ -178,7 +200,7 @@ async function runRequest(
     log.error(message);
     return { exitCode: EXIT.usage, error: message };
   }
-  const manifest = manifestOf(prepared);
+  const manifest = prepared.asked;
   if (manifest.layout === 'keyed') {
     if (prepared.command !== 'plan') seen.expectAgents();
     log.expectAgents(manifest.agents.length);

@@ -2,7 +2,8 @@
  * The command's options, generated from the declared inputs: each input is
  * `--name`, `DEPLOY_NAME`, its default and action.yml's description, so the
  * action, the command and the help cannot disagree. Hand-written: the flags,
- * and the secrets, which never sit on a command line (`INPUT_SHAPES`).
+ * and the secrets, which never sit on a command line (`INPUT_SHAPES`). Also
+ * the commands, what one option is, and the options refused on purpose.
  */
 import type { InputDefault } from '../inputs/declare.js';
 import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/core-inputs.js';
@@ -12,20 +13,74 @@ import { ACCESS_INPUT_NAMES } from '../inputs/service-access.js';
 import { DOTENV_LIMIT_VARIABLES } from './dotenv.js';
 import { STATUS_INPUTS } from '../inputs/status-inputs.js';
 import {
-  COMMANDS,
-  RUN_COMMANDS,
-  variableOf,
-  type Command,
-  type Descriptions,
-  type HeaderInput,
-  type OptionSpec,
-  type PlanOwnInput,
-} from './options.js';
-import {
   COMMAND_DESCRIPTIONS,
   LIST_OPTION_DESCRIPTIONS,
   PLAN_OPTION_DESCRIPTIONS,
 } from './wording.js';
+
+export const COMMANDS = ['deploy', 'status', 'plan', 'list', 'repos'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+export const RUN_COMMANDS = ['deploy', 'status', 'plan'] as const satisfies readonly Command[];
+export type RunCommand = (typeof RUN_COMMANDS)[number];
+export type FleetCommand = Exclude<Command, RunCommand>;
+
+export function isRunCommand(command: Command): command is RunCommand {
+  return (RUN_COMMANDS as readonly Command[]).includes(command);
+}
+
+export type PlanOwnInput = keyof typeof PLAN_OWN_INPUTS;
+export type CommandInput = InputName | PlanOwnInput | ListOwnInput;
+
+export type HeaderInput = 'headers' | 'health-check-headers';
+
+export type Descriptions = Readonly<Partial<Record<string, string>>>;
+
+type OptionRole =
+  | { kind: 'input'; input: InputName }
+  | { kind: 'plan-input'; input: PlanOwnInput }
+  | { kind: 'list-input'; input: ListOwnInput }
+  | { kind: 'api-key-file' }
+  | { kind: 'header'; input: HeaderInput }
+  | { kind: 'secrets-file' }
+  | { kind: 'secret' }
+  | { kind: 'output'; output: 'json' | 'events' | 'dotenv' | 'dotenv-max-keys' | 'summary' };
+
+export interface OptionSpec {
+  option: string;
+  type: 'string' | 'boolean';
+  multiple?: true;
+  valueName?: string;
+  variable?: string;
+  /** Given together, a usage error; one as a flag, the other's variable is not read (`--limit 3` beats `DEPLOY_ALL`). */
+  excludes?: readonly string[];
+  defaultText?: string;
+  description: string;
+  commands: readonly Command[];
+  role: OptionRole;
+}
+
+/** `wait-timeout` → `DEPLOY_WAIT_TIMEOUT`. */
+export function variableOf(name: string): string {
+  return `DEPLOY_${environmentName(name)}`;
+}
+
+/** `X-Tenant-Id` → `X_TENANT_ID`. */
+export function environmentName(name: string): string {
+  return name.toUpperCase().replaceAll('-', '_');
+}
+
+/** Options a person may try that the command refuses on purpose, and why. */
+export const REFUSED_OPTIONS: Readonly<Record<string, string>> = {
+  'api-key':
+    'a key on the command line is visible in process lists, shell history and CI logs: set DEPLOY_API_KEY or pass --api-key-file FILE',
+  headers:
+    'header values may be secrets, which must not sit on a command line: pass --header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEADERS',
+  'health-check-headers':
+    'header values may be secrets, which must not sit on a command line: pass --health-check-header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEALTH_CHECK_HEADERS',
+  secrets:
+    'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
+};
 
 /** The inputs given as a flag, and its name. */
 const FLAGS: Readonly<Partial<Record<InputName, string>>> = {
@@ -130,19 +185,6 @@ function inputOptions(input: InputName, description: string): OptionSpec[] {
   return secret(description).map((spec) => ({ ...spec, commands }));
 }
 
-function planOptions(): OptionSpec[] {
-  return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
-    option: input,
-    type: 'string',
-    valueName: 'VALUE',
-    variable: variableOf(input),
-    defaultText: shownDefault(declared.default),
-    description: PLAN_OPTION_DESCRIPTIONS[input as PlanOwnInput],
-    commands: ['plan'],
-    role: { kind: 'plan-input', input: input as PlanOwnInput },
-  }));
-}
-
 const LIST_VALUE_NAMES: Readonly<Partial<Record<ListOwnInput, string>>> = {
   'tag-value-ids': 'ID,…',
   'deployment-ids': 'ID,…',
@@ -155,20 +197,28 @@ const LIST_EXCLUDES: Readonly<Partial<Record<ListOwnInput, readonly string[]>>> 
   all: ['limit'],
 };
 
-function listOptions(): OptionSpec[] {
-  return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
-    const input = name as ListOwnInput;
+/** The options of `plan`'s and `list`'s own inputs; `all` is a flag. */
+function ownOptions<K extends PlanOwnInput | ListOwnInput>(
+  command: 'plan' | 'list',
+  inputs: Readonly<Record<K, { default?: InputDefault }>>,
+  descriptions: Readonly<Record<K, string>>,
+): OptionSpec[] {
+  return (Object.keys(inputs) as K[]).map((input) => {
     const flag = input === 'all';
+    const excludes = LIST_EXCLUDES[input as ListOwnInput];
     return {
       option: input,
       type: flag ? 'boolean' : 'string',
-      ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
+      ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input as ListOwnInput] ?? 'VALUE' }),
       variable: variableOf(input),
-      ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
-      defaultText: shownDefault(declared.default),
-      description: LIST_OPTION_DESCRIPTIONS[input],
-      commands: ['list'],
-      role: { kind: 'list-input', input },
+      ...(excludes === undefined ? {} : { excludes }),
+      defaultText: shownDefault(inputs[input].default),
+      description: descriptions[input],
+      commands: [command],
+      role:
+        command === 'plan'
+          ? { kind: 'plan-input', input: input as PlanOwnInput }
+          : { kind: 'list-input', input: input as ListOwnInput },
     };
   });
 }
@@ -228,8 +278,8 @@ export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
     ...INPUT_NAMES.flatMap((input) =>
       inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? ''),
     ),
-    ...planOptions(),
-    ...listOptions(),
+    ...ownOptions('plan', PLAN_OWN_INPUTS, PLAN_OPTION_DESCRIPTIONS),
+    ...ownOptions('list', LIST_OWN_INPUTS, LIST_OPTION_DESCRIPTIONS),
     ...OUTPUT_OPTIONS,
   ];
 }

@@ -1,13 +1,73 @@
 /**
  * The options given, else their DEPLOY_ variables, read into each input's raw
  * text: the API key from its file, headers and secrets from the variables
- * they name, every secret value kept to be masked.
+ * they name, every secret value kept to be masked; every problem gathered
+ * in one `Reading`.
  */
+import { BoundedReadError, KIB, MIB } from '../inputs/bounded-read.js';
 import { EmptyValue, Invalid } from '../inputs/errors.js';
 import { parseSecrets } from '../inputs/secrets.js';
 import type { Given } from './argv.js';
-import { environmentName, type Command, type HeaderInput, type OptionSpec } from './options.js';
-import type { Reading } from './sources.js';
+import {
+  environmentName,
+  type Command,
+  type CommandInput,
+  type HeaderInput,
+  type OptionSpec,
+} from './option-table.js';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export interface ArgumentSources {
+  env: Environment;
+  /** At most `cap` bytes; a `BoundedReadError` when it is larger or never ends. */
+  readFile: (path: string, cap: number) => string;
+}
+
+/** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
+export const FILE_CAPS = { 'api-key-file': 64 * KIB, 'secrets-file': MIB } as const;
+
+/** Every problem found, to report them all at once. */
+export class Reading {
+  readonly problems: string[] = [];
+  readonly inputs: Partial<Record<CommandInput, string>> = {};
+  readonly origins: Partial<Record<CommandInput, string>> = {};
+  readonly secretValues: string[] = [];
+
+  readonly sources: ArgumentSources;
+
+  constructor(sources: ArgumentSources) {
+    this.sources = sources;
+  }
+
+  set(input: CommandInput, raw: string, origin: string): void {
+    // As `core.getInput` gives it: trimmed (a key from a file keeps its inner text).
+    this.inputs[input] = raw.trim();
+    this.origins[input] = origin;
+  }
+
+  secret(value: string): void {
+    if (value !== '') this.secretValues.push(value);
+  }
+
+  file(option: keyof typeof FILE_CAPS, path: string): string | undefined {
+    const cap = FILE_CAPS[option];
+    try {
+      return this.sources.readFile(path, cap);
+    } catch (error) {
+      // Its message names the cap ("it is larger than 1 MiB") or the deadline.
+      if (error instanceof BoundedReadError) {
+        this.problems.push(`--${option} ${path}: cannot read it: ${error.message}`);
+        return undefined;
+      }
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      const why =
+        { ENOENT: 'no such file', EISDIR: 'it is a directory' }[code ?? ''] ?? code ?? 'unreadable';
+      this.problems.push(`--${option} ${path}: cannot read it (${why})`);
+      return undefined;
+    }
+  }
+}
 
 /** An RFC 9110 token. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -62,12 +122,10 @@ export function readInputs(
         }
         break;
       }
-      case 'secrets-file':
-        // Read with `--secret` below, as one list.
-        break;
       case 'secret':
         readSecretOptions(given, table, reading);
         break;
+      case 'secrets-file': // Read with `--secret`, as one list.
       case 'output':
         break;
     }

@@ -16,7 +16,7 @@ import type { DeploymentEntry } from '../run/ports/findings.js';
 import type { PlanReport } from '../run/ports/progress.js';
 import type { AgentPlanPart, DeploymentSummary } from '../run/ports/summaries.js';
 import { DOTENV_LIMIT_VARIABLES, dotenvReport, type DotenvLeftOut } from './dotenv.js';
-import { environmentName } from './options.js';
+import { environmentName } from './option-table.js';
 
 export type Row = Readonly<Record<string, unknown>>;
 

@@ -1,6 +1,6 @@
 /** The world the command is handed, not reads, and its exit statuses. */
 import type { LogStream } from './log.js';
-import type { Environment } from './sources.js';
+import type { Environment } from './option-values.js';
 
 /** Exit statuses (docs/command.md, "Options of `deploy-agent`"). */
 export const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;

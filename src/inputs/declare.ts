@@ -35,12 +35,7 @@ export interface DeclaredInput<T> {
 
 export function input<T>(
   parse: (raw: string, run: RunDescription) => T,
-  options: {
-    sensitive?: boolean;
-    default?: InputDefault;
-    runProblem?: DeclaredInput<T>['runProblem'];
-    besides?: DeclaredInput<T>['besides'];
-  } = {},
+  options: Partial<Omit<DeclaredInput<T>, 'parse'>> = {},
 ): DeclaredInput<T> {
   return { ...options, parse, sensitive: options.sensitive ?? false };
 }
@@ -74,21 +69,17 @@ function inputSchema(
   set: Readonly<Record<string, string>>,
 ) {
   return z.string().transform((raw, context) => {
-    const besides = declared.besides?.(raw, set);
-    if (besides !== undefined) {
-      context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
+    const reject = (message: string, empty: boolean) => {
+      context.addIssue({ code: 'custom', message, params: { empty } });
       return z.NEVER;
-    }
+    };
+    const besides = declared.besides?.(raw, set);
+    if (besides !== undefined) return reject(besides, false);
     try {
       return declared.parse(raw, run);
     } catch (error) {
       if (!(error instanceof Invalid)) throw error;
-      context.addIssue({
-        code: 'custom',
-        message: error.message,
-        params: { empty: error instanceof EmptyValue },
-      });
-      return z.NEVER;
+      return reject(error.message, error instanceof EmptyValue);
     }
   });
 }

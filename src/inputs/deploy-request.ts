@@ -131,8 +131,7 @@ function agentRequest(
 
 /** The step's health headers and text may serve the agents that set a check, and need not fit the others. */
 function stepOnlyHealth(agent: NamedAgent): string[] {
-  const names: string[] = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
-  return names.filter((name) => !(name in agent.entry));
+  return HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check' && !(name in agent.entry));
 }
 
 /** Two entries that name one environment without `{agent}`. */

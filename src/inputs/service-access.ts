@@ -31,16 +31,10 @@ export function serviceAccess(inputs: AccessInputs): ServiceAccess {
 }
 
 export function accessProblems(inputs: AccessInputs): InputProblem[] {
-  const problems: InputProblem[] = [];
   const apiKeyHeader = inputs['api-key-header'].toLowerCase();
   const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-  if (inputs['api-key'] !== '' && clash !== undefined) {
-    problems.push({
-      input: 'headers',
-      problem: `header '${clash}' would replace the api-key header`,
-    });
-  }
-  return problems;
+  if (inputs['api-key'] === '' || clash === undefined) return [];
+  return [{ input: 'headers', problem: `header '${clash}' would replace the api-key header` }];
 }
 
 export function checkedAccess(inputs: AccessInputs): ServiceAccess {

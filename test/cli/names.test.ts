@@ -11,8 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { optionTable } from '../../src/cli/option-table.ts';
-import { variableOf } from '../../src/cli/options.ts';
+import { optionTable, variableOf } from '../../src/cli/option-table.ts';
 import { dotenvName, outputsDotenv } from '../../src/cli/outputs.ts';
 import { OUTPUT_NAMES } from '../../src/run/decisions/report.ts';
 import { PLAN_OUTPUT_NAMES } from '../../src/run/decisions/plan-outputs.ts';
