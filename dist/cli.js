@@ -845,7 +845,7 @@ module.exports = /^#!(.*)/;
 
 /***/ }),
 
-/***/ 6752:
+/***/ 4371:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -1458,7 +1458,7 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 4043:
+/***/ 6424:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -2026,7 +2026,7 @@ module.exports = upgrade
 
 
 
-module.exports.request = __nccwpck_require__(4043)
+module.exports.request = __nccwpck_require__(6424)
 module.exports.stream = __nccwpck_require__(3560)
 module.exports.pipeline = __nccwpck_require__(6862)
 module.exports.upgrade = __nccwpck_require__(1882)
@@ -29076,7 +29076,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2931);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7853);
 /* harmony import */ var _world_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4790);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29126,7 +29126,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2931:
+/***/ 7853:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29147,6 +29147,9 @@ class ActionError extends Error {
 /** SIGINT/SIGTERM. */
 class CancelledError extends ActionError {
     name = 'CancelledError';
+    constructor(message = 'The run was cancelled') {
+        super(message);
+    }
 }
 /** Turns any thrown value into one readable sentence. */
 function describeError(error) {
@@ -29196,7 +29199,7 @@ function hasControlCharacter(text) {
     return /[\u0000-\u001f\u007f-\u009f]/.test(text);
 }
 /** `%XX`, upper-case hex. */
-function characters_percentEscape(character) {
+function percentEscape(character) {
     return `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 }
 /** `\uXXXX`, lower-case hex. */
@@ -29222,19 +29225,16 @@ function lineSafeJson(value, indent) {
 /** What every module needs from the world, passed in rather than imported, and how a log writes values. */
 
 
-const cancelled = () => new CancelledError('The run was cancelled');
 const systemClock = {
     now: () => performance.now(),
     wallTime: () => Date.now(),
     random: () => Math.random(),
     sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(cancelled());
-            return;
-        }
+        if (signal?.aborted)
+            return reject(new CancelledError());
         const onAbort = () => {
             clearTimeout(timer);
-            reject(cancelled());
+            reject(new CancelledError());
         };
         const timer = setTimeout(() => {
             signal?.removeEventListener('abort', onAbort);
@@ -29270,24 +29270,6 @@ function neutraliseCommands(text) {
         .split(LINE_BREAK_KEPT)
         .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
         .join('');
-}
-
-;// CONCATENATED MODULE: ./src/common/text.ts
-/** Either case; the service records full shas only. */
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
-function shortSha(sha) {
-    return sha?.slice(0, 12);
-}
-/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function withoutTrailingSlashes(address) {
-    let end = address.length;
-    while (end > 0 && address[end - 1] === '/')
-        end--;
-    return address.slice(0, end);
-}
-/** `${n} ${plural(n, 'difference')}`, `plural(n, 'it', 'them')`. */
-function plural(count, one, many = `${one}s`) {
-    return count === 1 ? one : many;
 }
 
 // EXTERNAL MODULE: ./src/inputs/bounded-read.ts
@@ -29329,544 +29311,6 @@ class errors_InputError extends ActionError {
 }
 function fail(message) {
     throw new Invalid(message);
-}
-
-;// CONCATENATED MODULE: ./src/service/retry.ts
-const DEFAULT_RETRY_POLICY = {
-    attempts: 5,
-    initialDelayMs: 1_000,
-    maxDelayMs: 20_000,
-    maxRetryAfterMs: 60_000,
-    requestTimeoutMs: 30_000,
-};
-const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
-const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
-const TIME = '\\d{2}:\\d{2}:\\d{2}';
-/** The three forms of an HTTP date (RFC 9110, 5.6.7); what `Date.parse` alone takes (`-5`, `2025`) is not one. */
-const HTTP_DATE = new RegExp(`^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`);
-/**
- * `Retry-After` in milliseconds (RFC 9110, 10.2.3): whole seconds or a date to come. Anything
- * else (`-5`, `1.5`, a past date) is ignored, so a hostile or stale header never makes the
- * retries come faster than the back-off would.
- */
-function parseRetryAfter(value, wallTime) {
-    const trimmed = value?.trim() ?? '';
-    if (/^\d+$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    if (!HTTP_DATE.test(trimmed))
-        return undefined;
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date) || date <= wallTime)
-        return undefined;
-    return date - wallTime;
-}
-/** After failed attempt `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
-function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
-    const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = policy;
-    if (retryAfterMs !== undefined)
-        return Math.min(retryAfterMs, maxRetryAfterMs);
-    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
-    return Math.round(backoff / 2 + (backoff / 2) * clock.random());
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/pace.ts
-/**
- * How long the run waits between attempts and between checks. For tests, a variable can only
- * shorten them, never lengthen them; nothing else changes (attempts, growth, deadlines):
- * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second attempt (1 s,
- *   doubling up to 20 s);
- * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks (2 s);
- * - `DEPLOY_AGENT_HEARTBEAT_MS`: how often the log says a wait sees no change (30 s).
- */
-
-const DEFAULT_WAIT = {
-    initialIntervalMs: 1_000,
-    maxIntervalMs: 2_000,
-    growth: 2,
-    maxFailedPolls: 5,
-    maxSlowdownMs: 60_000,
-    heartbeatMs: 30_000,
-};
-const DEFAULT_PACE = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
-/** A test-only variable's milliseconds, at most `limit`; `limit` when not a positive number. */
-function shortenedMs(text, limit) {
-    const wanted = Number(text);
-    return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
-}
-function paceFrom(env) {
-    const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
-    const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
-    const pollMs = shortenedMs(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
-    return {
-        retry: {
-            ...DEFAULT_RETRY_POLICY,
-            initialDelayMs: retryDelayMs,
-            maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs * scale,
-        },
-        wait: {
-            ...DEFAULT_WAIT,
-            initialIntervalMs: Math.min(DEFAULT_WAIT.initialIntervalMs, pollMs),
-            maxIntervalMs: pollMs,
-            heartbeatMs: shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, DEFAULT_WAIT.heartbeatMs),
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/service/undici.ts
-let loaded;
-async function loadUndici() {
-    return (loaded ??= await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6752, 19)));
-}
-function loadedUndici() {
-    if (loaded === undefined)
-        throw new Error('undici is used before loadUndici() loaded it');
-    return loaded;
-}
-
-;// CONCATENATED MODULE: ./src/service/proxy.ts
-
-
-/** Read as undici reads them: the lower-case name first. */
-function proxySettingsFrom(env) {
-    return {
-        httpsProxy: proxyAddress(env, 'https_proxy', 'HTTPS_PROXY'),
-        httpProxy: proxyAddress(env, 'http_proxy', 'HTTP_PROXY'),
-        noProxy: env.no_proxy ?? env.NO_PROXY,
-    };
-}
-/** Checked before any request; the error names the variable, never its value (it may hold a password). */
-function proxyAddress(env, lower, upper) {
-    const name = env[lower] !== undefined ? lower : upper;
-    const value = env[name];
-    if (value === undefined || value === '')
-        return value;
-    const url = URL.canParse(value) ? new URL(value) : undefined;
-    const usable = url !== undefined &&
-        (url.protocol === 'http:' || url.protocol === 'https:') &&
-        url.pathname === '/' &&
-        url.search === '' &&
-        url.hash === '';
-    if (!usable) {
-        throw new ActionError(`The proxy variable ${name} is not a proxy address: give http://host:port or https://host:port (user and password allowed), with no path, query or fragment, or unset it.`);
-    }
-    return value;
-}
-/** Drops undici's "EnvHttpProxyAgent is experimental" warning (users read it as a fault), only that one. */
-function withoutExperimentalWarning(make) {
-    // Put back as it was, unbound: it is process's own method.
-    // eslint-disable-next-line @typescript-eslint/unbound-method
-    const emitWarning = process.emitWarning;
-    process.emitWarning = (warning, ...rest) => {
-        if (rest[0]?.code === 'UNDICI-EHPA')
-            return;
-        Reflect.apply(emitWarning, process, [warning, ...rest]);
-    };
-    try {
-        return make();
-    }
-    finally {
-        process.emitWarning = emitWarning;
-    }
-}
-/**
- * Undefined (undici's global one) when no proxy is set. `options.connect` reaches the direct
- * agents (hosts in `NO_PROXY`), `requestTls` the target's TLS through a tunnel.
- */
-function proxyDispatcher(proxy, options = {}) {
-    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
-    if (httpsProxy === '' && httpProxy === '')
-        return undefined;
-    return withoutExperimentalWarning(() => new (loadedUndici().EnvHttpProxyAgent)({ ...options, httpsProxy, httpProxy, noProxy }));
-}
-
-;// CONCATENATED MODULE: ./src/common/address.ts
-/**
- * The one rule for an address the action publishes (outputs, `--json`, `environment_url`,
- * every link): `http(s)`, never a user or a password. One with credentials is published
- * without them; the caller masks what was removed before anything is written.
- */
-
-/** `removed`: the password, decoded and as written, to mask. */
-function publishableAddress(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return { ok: false, why: 'it is not an address', removed: [] };
-    }
-    const removed = credentialsOf(url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        return { ok: false, why: 'it is not an http(s) address', removed };
-    }
-    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
-    // spaces and encodes control characters: an address with any is published as it reads it.
-    const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
-        return { ok: true, address: text, removed, hadCredentials };
-    }
-    url.username = '';
-    url.password = '';
-    return { ok: true, address: url.href, removed, hadCredentials };
-}
-function address_publishedOrNothing(text) {
-    if (text === undefined || text === null || text === '')
-        return undefined;
-    const verdict = publishableAddress(text);
-    return verdict.ok ? verdict.address : undefined;
-}
-/** The password of an address, as written and decoded; the user name is not a secret. */
-function credentialsOf(url) {
-    if (url.password === '')
-        return [];
-    const forms = new Set([url.password]);
-    try {
-        forms.add(decodeURIComponent(url.password));
-    }
-    catch {
-        // A stray '%' is written as it is: the form above covers it.
-    }
-    return [...forms];
-}
-/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
-function isLoopback(hostname) {
-    if (hostname === 'localhost' || hostname === '[::1]')
-        return true;
-    const octets = hostname.split('.');
-    return (octets.length === 4 &&
-        octets[0] === '127' &&
-        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
-}
-/** What keeps `url` from being an address the action sends a request to; each caller words it. */
-function webAddressFault(url) {
-    if (url.username !== '' || url.password !== '')
-        return 'credentials';
-    if (url.protocol === 'http:')
-        return isLoopback(url.hostname) ? undefined : 'plain-http';
-    return url.protocol === 'https:' ? undefined : 'scheme';
-}
-/** Scheme, host and path: no credentials, query (it may carry a key) or fragment. */
-function shownAddress(address) {
-    let url;
-    try {
-        url = new URL(address);
-    }
-    catch {
-        return '(not an address)';
-    }
-    return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
-}
-
-;// CONCATENATED MODULE: ./src/common/github-text.ts
-/**
- * The one writer of text that goes to GitHub: the comment (Markdown), the job summary and
- * `--summary` (HTML inside Markdown), deployment statuses (one plain line). Service text is
- * data in all of them: never HTML, a link, an image, a mention (`@name`) or an issue reference
- * (`#12`, `owner/repo#3`, `GH-12`). The only links are built here, to addresses
- * `common/address.ts` lets through.
- *
- * GitHub links mentions, references and bare addresses in the rendered text (outside code and
- * links), from Markdown or HTML alike (`&#64;` decodes back to `@` first). So a zero-width
- * space follows every `@`, `#` and `GH-` in service text, and an address in it sits in a code
- * span (linked by nothing, copied as it is). Inside code, `<pre>` or a link, text is only escaped.
- */
-
-
-const ZWSP = '\u200b';
-function cut(text, max) {
-    const characters = [...text];
-    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
-}
-/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
-function oneLine(value, max = Infinity) {
-    return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
-}
-function inert(text) {
-    return text
-        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
-        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
-}
-/**
- * An address GitHub would link: a scheme's `://` or `www.`, up to a space or a character no code
- * span or table cell keeps. The scheme is bounded, so a long word is not read again from each letter.
- */
-const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
-/** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
-const TRAILING = new Set('.,:;!?*_~)]}');
-/** A loop: a `[…]+$` would read the rest again from each. */
-function withoutTrailing(address) {
-    let end = address.length;
-    while (end > 0 && TRAILING.has(address.charAt(end - 1)))
-        end--;
-    return address.slice(0, end);
-}
-function withAddresses(text, prose, address) {
-    let written = '';
-    let from = 0;
-    for (const match of text.matchAll(ADDRESS)) {
-        const found = withoutTrailing(match[0]);
-        if (found === '')
-            continue;
-        written += prose(text.slice(from, match.index)) + address(found);
-        from = match.index + found.length;
-    }
-    return written + prose(text.slice(from));
-}
-/** A deployment status or description: GitHub shows it as it is. */
-function plainLine(value, max) {
-    return cut(oneLine(value).trim(), max);
-}
-/**
- * Punctuation that starts Markdown markup anywhere in a line, escaped. (`-`, `+`, `=`, `#`, `>`
- * do only at a line's start, where service text never is; `!` only before an escaped `[`.)
- */
-const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
-function markdownText(value, max = 300) {
-    return withAddresses(oneLine(value, max), (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`), (address) => markdownCode(address, Infinity));
-}
-/**
- * For ids, names and commits: fenced by more backticks than any run inside. In a table a `|`
- * ends the cell even inside a code span, so it is escaped there (GitHub shows `|`).
- */
-function markdownCode(value, max = 300, inTable = true) {
-    const text = oneLine(value, max);
-    if (text.trim() === '')
-        return '(none)';
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longest + 1);
-    // CommonMark takes a space from each end of a span that starts or ends with one or a backtick.
-    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
-    const padded = pad ? ` ${text} ` : text;
-    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
-    return `${fence}${body}${fence}`;
-}
-/** Characters that would end a link's destination early, break a table or start markup. */
-const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
-/** A link the action builds, `[text](address)`: only to an address that may be published. */
-function markdownLink(text, address) {
-    const published = publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEscape)})`;
-}
-const HTML_ESCAPES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;',
-};
-/** What Markdown could take for markup should the HTML block end early (no blank line gets in). */
-const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
-/** For where GitHub links nothing (code, pre, a link). */
-function htmlLiteral(text) {
-    return text
-        .replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c)
-        .replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
-}
-/** On one line: a blank line would end the HTML block. */
-function htmlText(value, max = 1_000) {
-    // Made inert before it is escaped: the references written then hold a '#' of their own.
-    return withAddresses(oneLine(value, max), (part) => htmlLiteral(inert(part)), (address) => `<code>${htmlLiteral(address)}</code>`);
-}
-function htmlCode(value, max = 300) {
-    return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
-}
-/** A link the action builds, `<a href>`: only to an address that may be published. */
-function htmlLink(text, address) {
-    const published = address_publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    const href = published.replace(UNSAFE_IN_A_DESTINATION, characters_percentEscape).replace(/&/g, '&amp;');
-    // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
-    return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
-}
-/** For a `<pre>`: no blank line, or the HTML block would end before its closing tag. */
-function htmlLines(value) {
-    return value
-        .split(LINE_BREAK)
-        .filter((line) => line.trim() !== '')
-        .map((line) => htmlLiteral(oneLine(line)))
-        .join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/common/summary.ts
-/**
- * A job summary within GitHub's 1 MiB (UTF-8) limit. Its lists are as long as the service makes
- * them (each secret a drift row), so it is written as fixed parts and lists cut to what fits,
- * with a count of what was left out.
- */
-/** A margin under 1 MiB: the redaction after it may grow it. */
-const SUMMARY_BUDGET = 1_000_000;
-const bytesOf = (text) => Buffer.byteLength(text, 'utf8');
-const noteBytes = (list) => bytesOf(list.head) + bytesOf(list.tail) + bytesOf(list.leftOut(Number.MAX_SAFE_INTEGER)) + 3;
-/** Fixed parts whole, then each list, in order, keeps its first lines that fit in what is left. */
-function boundedSummary(parts, budget = SUMMARY_BUDGET) {
-    const fixed = parts.filter((part) => typeof part === 'string');
-    const lists = parts.filter((part) => typeof part !== 'string');
-    let left = budget -
-        fixed.reduce((sum, part) => sum + bytesOf(part) + 1, 0) -
-        lists.reduce((sum, list) => sum + noteBytes(list) + 1, 0);
-    const written = parts.map((part) => {
-        if (typeof part === 'string')
-            return part;
-        const kept = [];
-        for (const line of part.lines) {
-            const size = bytesOf(line) + 1;
-            if (size > left)
-                break;
-            kept.push(line);
-            left -= size;
-        }
-        const cut = part.lines.length - kept.length;
-        const body = [part.head, ...kept].join('\n') + part.tail;
-        return cut > 0 ? `${body}\n${part.leftOut(cut)}` : body;
-    });
-    return within(written.join('\n'), budget);
-}
-/** The last guard (only a fixed part that lost its own bound is this long): cut at a line break. */
-function within(text, budget = SUMMARY_BUDGET) {
-    const size = bytesOf(text);
-    if (size <= budget)
-        return text;
-    const note = (bytes) => `\n<p>… and ${bytes} more bytes, left out to keep this summary under GitHub's limit.</p>\n`;
-    const room = budget - bytesOf(note(size));
-    const head = Buffer.from(text, 'utf8')
-        .subarray(0, room)
-        .toString('utf8')
-        .replace(/\uFFFD$/, '');
-    const cutAt = head.lastIndexOf('\n');
-    const kept = cutAt > 0 ? head.slice(0, cutAt) : head;
-    return `${kept}${note(size - bytesOf(kept))}`;
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/common/redact.ts
-/**
- * Secret values out of free text (logs, messages, the summary); outputs are redacted by
- * structure (report.ts). The runner's `core.setSecret` masks only the log it renders.
- */
-
-const MASK = '***';
-/** `4`, `true` or `off` occur everywhere: replacing them would garble every line and hide nothing. */
-function isRedactable(value) {
-    const trimmed = value.trim();
-    return (trimmed.length >= 4 &&
-        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
-        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
-}
-/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
-function asciiEscaped(text, upper) {
-    return text.replace(/[^\x20-\x7e]/g, (character) => {
-        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
-        return `\\u${upper ? hex.toUpperCase() : hex}`;
-    });
-}
-/** Inside JSON: escaped quotes, `\/`, escaped non-ASCII. */
-function jsonForms(value) {
-    const inner = JSON.stringify(value).slice(1, -1);
-    const slashes = inner.replaceAll('/', '\\/');
-    return [inner, slashes].flatMap((form) => [
-        form,
-        asciiEscaped(form, false),
-        asciiEscaped(form, true),
-    ]);
-}
-/**
- * Inside a URL or a form body: `encodeURIComponent`'s; RFC 3986's and Python's `quote` (`!'()*`
- * too); form bodies (space as `+`) of Python's `urlencode` and of `URLSearchParams`.
- */
-function urlForms(value) {
-    const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, characters_percentEscape);
-    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
-    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
-}
-class Redactor {
-    #needles = new Set();
-    /** A short text looks up only what it could hold. */
-    #byLength = new Map();
-    /** Needles that hold the mask itself, which a replacement could make appear. */
-    #holdingMask = new Set();
-    /** A value registered at every poll costs nothing again. */
-    #added = new Set();
-    #sorted;
-    /**
-     * The value and each redactable line of it, in their JSON, URL and form forms. Returns those
-     * not known yet, for the runner's mask.
-     */
-    add(value) {
-        if (this.#added.has(value))
-            return [];
-        this.#added.add(value);
-        const lines = value.split(/\r?\n/).map((line) => line.trim());
-        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
-        const fresh = forms.filter((form) => !this.#needles.has(form));
-        for (const form of forms) {
-            for (const variant of [form, ...jsonForms(form), ...urlForms(form)])
-                this.#addNeedle(variant);
-        }
-        this.#sorted = undefined;
-        return fresh;
-    }
-    redact(text) {
-        let out = text;
-        for (const needle of this.#candidates(text))
-            out = out.split(needle).join(MASK);
-        return out;
-    }
-    #addNeedle(needle) {
-        if (this.#needles.has(needle))
-            return;
-        this.#needles.add(needle);
-        const same = this.#byLength.get(needle.length) ?? new Set();
-        same.add(needle);
-        this.#byLength.set(needle.length, same);
-        if (needle.includes(MASK))
-            this.#holdingMask.add(needle);
-    }
-    /**
-     * Longest first: every one, or, when they far outnumber the places one could sit in `text`
-     * (a status among thousands of secrets), only those it holds and those holding the mask.
-     */
-    #candidates(text) {
-        if (text.length * this.#byLength.size >= this.#needles.size)
-            return this.#longestFirst();
-        const found = new Set(this.#holdingMask);
-        for (const [length, needles] of this.#byLength) {
-            for (let at = 0; at + length <= text.length; at++) {
-                const piece = text.slice(at, at + length);
-                if (needles.has(piece))
-                    found.add(piece);
-            }
-        }
-        return [...found].sort((a, b) => b.length - a.length);
-    }
-    /** The first `characters` code points as received, a secret that runs past the cut masked whole. */
-    redactHead(text, characters) {
-        const needles = this.#longestFirst();
-        let out = '';
-        let index = 0;
-        for (let count = 0; count < characters && index < text.length; count++) {
-            const needle = needles.find((candidate) => text.startsWith(candidate, index));
-            if (needle !== undefined) {
-                out += MASK;
-                index += needle.length;
-                continue;
-            }
-            const character = String.fromCodePoint(text.codePointAt(index) ?? 0);
-            out += character;
-            index += character.length;
-        }
-        return out;
-    }
-    /** A secret containing another is replaced whole. */
-    #longestFirst() {
-        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
-        return this.#sorted;
-    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -39404,6 +38848,98 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/inputs/declare.ts
+/** The one reader of any set of declared inputs: every bad one in one `InputError`, before any request. */
+
+
+/**
+ * An expression left as it is (`${{ github.token }}`): only a runner evaluates one, and a run
+ * outside a runner that reads action.yml's defaults (`local-action`) hands it over as text.
+ * It is no value: never masked, never a token.
+ */
+function isUnevaluated(raw) {
+    return /^\$\{\{.*\}\}$/.test(raw.trim());
+}
+function input(parse, options = {}) {
+    return { ...options, parse, sensitive: options.sensitive ?? false };
+}
+function namesOf(declarations) {
+    return Object.keys(declarations);
+}
+function sensitiveNames(declarations) {
+    return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
+}
+/** The text an input has when it is not given: its default, or `''` for a required one. */
+function defaultText(declared, run) {
+    const fallback = declared.default ?? '';
+    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+}
+function inputSchema(declared, run, set) {
+    return schemas_string().transform((raw, context) => {
+        const reject = (message, empty) => {
+            context.addIssue({ code: 'custom', message, params: { empty } });
+            return NEVER;
+        };
+        const besides = declared.besides?.(raw, set);
+        if (besides !== undefined)
+            return reject(besides, false);
+        try {
+            return declared.parse(raw, run);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            return reject(error.message, error instanceof EmptyValue);
+        }
+    });
+}
+/** An issue's path is the input's name. */
+function declarationsSchema(declarations, run, set = {}) {
+    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
+        name,
+        inputSchema(declared, run, set),
+    ])));
+}
+const problemOf = ({ input, problem }) => ({ input, problem });
+function runProblemOf(declarations, raw, run) {
+    for (const [name, declared] of Object.entries(declarations)) {
+        const problem = declared.runProblem?.(raw[name] ?? '', run);
+        if (problem !== undefined)
+            return { input: name, problem };
+    }
+    return undefined;
+}
+/** Throws one `InputError` naming every bad input, in the set's order. */
+function declare_readInputs(declarations, read, run) {
+    const raw = Object.fromEntries(namesOf(declarations).map((name) => [
+        name,
+        read(name) ?? defaultText(declarations[name], run),
+    ]));
+    // Parsed once: zod's generated fast path for an object would cost more to make than it saves.
+    const result = declarationsSchema(declarations, run, raw).safeParse(raw, { jitless: true });
+    const issues = (result.error?.issues ?? []).map((issue) => ({
+        input: String(issue.path[0] ?? 'inputs'),
+        problem: issue.message,
+        empty: issue.code === 'custom' && issue.params?.empty === true,
+    }));
+    const lead = runProblemOf(declarations, raw, run);
+    if (lead !== undefined) {
+        const emptied = [...new Set(issues.filter((issue) => issue.empty).map(({ input }) => input))];
+        const cause = emptied.length === 0
+            ? ''
+            : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
+        const others = issues.filter((issue) => !issue.empty);
+        throw new errors_InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
+    }
+    if (!result.success)
+        throw new errors_InputError(issues.map(problemOf));
+    return result.data;
+}
+/** `record` without its undefined fields: the inputs that were given. */
+function given(record) {
+    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
+
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
@@ -39439,8 +38975,6 @@ const schema_family_uuid = () => schemas_guid({ error: (issue) => (issue.code ==
 const schema_family_int = () => schemas_number().int();
 /** ISO 8601, with an offset (`Z`, `+02:00`) or without, any number of fractional digits. */
 const dateTime = () => iso_datetime({ offset: true, local: true });
-const schema_family_strictObject = (shape) => strictObject(shape);
-const schema_family_looseObject = (shape) => looseObject(shape);
 /** Source kinds (docs/how-it-works.md, "The service's interface"). */
 const SOURCES = [
     'codehost',
@@ -39605,6 +39139,7 @@ function buildFamily(object) {
 
 
 
+
 /** Deployment states (docs/how-it-works.md, "The service's interface"). */
 const STATUSES = [
     'AWAITING_DATABASE',
@@ -39617,14 +39152,20 @@ const DeploymentStatusSchema = lazy(() => schemas_enum(STATUSES));
 /**
  * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
  * schemas take any string, since the service adds types (`serverless`); an unknown one is
- * sent as given, with one warning (known-values.ts).
+ * sent as given, with one warning.
  */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
+/** The service's enums are known lists, not walls: an unknown value is passed on with one warning. */
+function unknownValueWarning(what, value, known) {
+    if (value === undefined || value === null || known.includes(value))
+        return undefined;
+    return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+}
 /** Built on first use: building a family is a measurable part of start-up (bench/RESULTS.md). */
 let responseFamily;
-const response = () => (responseFamily ??= buildFamily(schema_family_looseObject));
+const response = () => (responseFamily ??= buildFamily(looseObject));
 let requestFamily;
-const request = () => (requestFamily ??= buildFamily(schema_family_strictObject));
+const request = () => (requestFamily ??= buildFamily(strictObject));
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
@@ -39662,15 +39203,10 @@ const DeploymentSchema = lazy(() => response().Deployment.extend({
     image_version: schemas_string().nullish(),
 }));
 /** A page and the offset of the next one. */
-const DeploymentListSchema = lazy(() => looseObject({
-    resources: array(DeploymentSchema),
-    offset: schema_family_int(),
-}));
+const page = (item) => looseObject({ resources: array(item), offset: schema_family_int() });
+const DeploymentListSchema = lazy(() => page(DeploymentSchema));
 /** A status check of several ids: its records are checked one by one (listing.ts). */
-const DeploymentBatchSchema = lazy(() => looseObject({
-    resources: array(unknown()),
-    offset: schema_family_int(),
-}));
+const DeploymentBatchSchema = lazy(() => page(unknown()));
 /** An error body, read only for the service's own message: `detail` a string or `[{loc, msg, type}]`. */
 const ErrorBodySchema = lazy(() => looseObject({
     detail: union([
@@ -39877,656 +39413,66 @@ function addressRemedy(baseUrl, words, reached, viaProxy = false) {
     return `Check ${words.apiUrlFrom ?? words.apiUrl}: it gives ${hostAndPort(baseUrl)}.${why}${proxy}`;
 }
 
-;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
-/**
- * One HTTP exchange's bounds: a signal aborted once `timeoutMs` pass or the run is cancelled,
- * whichever comes first (`timedOut` and `cancelled` say which; `end()` clears the timer and
- * the listener), and its answer's body read to at most `limit` bytes.
- */
+;// CONCATENATED MODULE: ./src/inputs/run-description.ts
+/** The run the inputs are read for, as the adapter describes it: nothing here knows where it runs. */
 
-class ExchangeBound {
-    #abort = new AbortController();
-    #cancel;
-    #timer;
-    #onCancel = () => this.#abort.abort();
-    signal = this.#abort.signal;
-    #timedOut = false;
-    /** Throws `CancelledError` when the run is cancelled already. */
-    constructor(timeoutMs, cancel) {
-        if (cancel?.aborted)
-            throw new CancelledError('The run was cancelled');
-        this.#cancel = cancel;
-        this.#timer = setTimeout(() => {
-            this.#timedOut = true;
-            this.#abort.abort();
-        }, timeoutMs);
-        cancel?.addEventListener('abort', this.#onCancel, { once: true });
-    }
-    get timedOut() {
-        return this.#timedOut;
-    }
-    /** The run was cancelled: the caller throws `CancelledError`, never a failure of its own. */
-    get cancelled() {
-        return this.#cancel?.aborted === true;
-    }
-    end() {
-        clearTimeout(this.#timer);
-        this.#cancel?.removeEventListener('abort', this.#onCancel);
-    }
+function wordsOf(run) {
+    return run.words ?? ACTION_WORDS;
 }
-/**
- * At most `limit` bytes of `body`, and whether it held more. Leaving the loop early destroys
- * the rest (and its connection), so a body that never ends costs no more than `limit`.
- */
-async function boundedBody(body, limit) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > limit)
-            break;
-    }
-    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
-}
-
-// EXTERNAL MODULE: external "node:dns"
-var external_node_dns_ = __nccwpck_require__(610);
-// EXTERNAL MODULE: external "node:net"
-var external_node_net_ = __nccwpck_require__(7030);
-;// CONCATENATED MODULE: ./src/service/address-guard.ts
-/**
- * Where a health check never goes: a link-local or metadata address (169.254.0.0/16, fe80::/10,
- * AWS's fd00:ec2::254), literal or resolved. The look-up refuses it before any connection is
- * made, so no header reaches it.
- */
-
-
-const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
-const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
-/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included). */
-function groupsOf(ip) {
-    let text = ip.toLowerCase().replace(/%.*$/, '');
-    const last = text.lastIndexOf(':') + 1;
-    const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text.slice(last));
-    if (v4 !== null) {
-        const [a, b, c, d] = v4.slice(1).map(Number);
-        text = `${text.slice(0, last)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-    }
-    const [head = '', tail] = text.split('::');
-    const left = head === '' ? [] : head.split(':');
-    const right = tail === undefined || tail === '' ? [] : tail.split(':');
-    const missing = 8 - left.length - right.length;
-    if (missing < 0 || (tail === undefined && missing !== 0))
-        return undefined;
-    return [...left, ...Array(missing).fill('0'), ...right].map((g) => parseInt(g, 16));
-}
-function isForbiddenV4(ip) {
-    const [a, b] = ip.split('.').map(Number);
-    return a === 169 && b === 254;
-}
-function isForbiddenIp(ip) {
-    const version = (0,external_node_net_.isIP)(ip.replace(/%.*$/, ''));
-    if (version === 4)
-        return isForbiddenV4(ip);
-    if (version !== 6)
+/** A pull request from another (or a deleted) repository: CI systems give such runs no secrets. */
+function isFromFork(run) {
+    const { head } = run;
+    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
         return false;
-    const groups = groupsOf(ip);
-    if (groups === undefined)
-        return false;
-    const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
-    if ((first & 0xffc0) === 0xfe80)
-        return true;
-    // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
-    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
-        return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
-    }
-    return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
-}
-function isForbiddenHost(hostname) {
-    return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
-}
-function forbidden(hostname, ip) {
-    const error = new Error(`${hostname} resolves to ${ip}, ${FORBIDDEN_WORDS}: not checked`);
-    error.code = FORBIDDEN_ADDRESS;
-    return error;
-}
-function guardedLookup(lookup = external_node_dns_.lookup) {
-    const guarded = (hostname, options, callback) => {
-        const answered = (error, address, family) => {
-            if (error !== null)
-                return callback(error, address, family);
-            const found = Array.isArray(address)
-                ? address.map((entry) => entry.address)
-                : [String(address)];
-            const bad = found.find(isForbiddenIp);
-            if (bad !== undefined)
-                return callback(forbidden(hostname, bad), address, family);
-            callback(null, address, family);
-        };
-        lookup(hostname, options, answered);
-    };
-    return guarded;
+    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
 }
 /**
- * Asked before a request through a proxy, which resolves the name itself. A failed look-up
- * says nothing (the proxy may know names this machine does not).
+ * A fork's runs get no secrets, so the key is empty and every input filled from a secret too:
+ * a problem of the run, found on the raw text, leading the report ahead of the empty values.
  */
-function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
-    if ((0,external_node_net_.isIP)(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0)
-        return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-        guardedLookup(lookup)(hostname, { all: true }, (error) => {
-            resolve(error?.code === FORBIDDEN_ADDRESS ? error.message : undefined);
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/common/placeholders.ts
-const AGENT_PLACEHOLDER = '{agent}';
-/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
-function fillPlaceholder(template, placeholder, value) {
-    return template.split(placeholder).join(value);
-}
-function placeholderCount(text, placeholder) {
-    return text.split(placeholder).length - 1;
-}
-
-;// CONCATENATED MODULE: ./src/service/health-address.ts
-/** The health check's address (docs/how-it-works.md, "Live means answering"), filled for one deployment. */
-
-
-const URL_PLACEHOLDER = '{url}';
-function needsUrl(check) {
-    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
-}
-/** A trailing `/` of `url` is dropped, so `{url}/ok` and the path `/ok` have one `/`. */
-function fillHealthCheck(check, url) {
-    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
-    if (needsUrl(check) && base === '')
-        return { kind: 'no-url' };
-    if (check.kind === 'path')
-        return { kind: 'address', address: `${base}${check.path}` };
-    return { kind: 'address', address: fillPlaceholder(check.template, URL_PLACEHOLDER, base) };
-}
-/**
- * An address's query values, as written and decoded: secrets (`?token=…`) hidden before the
- * first request. One holding `{url}` is the deployment's address, not a secret.
- */
-function queryValues(address) {
-    const query = /\?([^#]*)/.exec(address)?.[1] ?? '';
-    const values = [];
-    for (const part of query.split('&')) {
-        const written = part.includes('=') ? part.slice(part.indexOf('=') + 1) : part;
-        if (written === '' || written.includes(URL_PLACEHOLDER))
-            continue;
-        values.push(written);
-        try {
-            values.push(decodeURIComponent(written.replaceAll('+', ' ')));
-        }
-        catch {
-            // A malformed escape: the value as written is what an echo shows.
-        }
-    }
-    return [...new Set(values)];
-}
-
-;// CONCATENATED MODULE: ./src/service/address-check.ts
-/**
- * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"):
- * only https:// or a loopback http://, never a link-local or metadata address, redirects only
- * to the same origin, TLS verified, the proxy honoured. Header and query values are secrets,
- * hidden in all it says, even where the answer echoes them.
- */
-
-
-
-
-
-
-
-
-
-
-
-/** An agent that scales to zero may take this long to answer. */
-const CHECK_TIMEOUT_MS = 30_000;
-/** The expected text is looked for in these bytes only. */
-const MAX_BODY_BYTES = 64 * 1024;
-const MAX_REDIRECTS = 5;
-const EXCERPT_CHARACTERS = 200;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Decided before any connection. */
-function refusal(address) {
-    let url;
-    try {
-        url = new URL(address);
-    }
-    catch {
-        return 'the health check address is not a valid URL';
-    }
-    const shown = shownAddress(url);
-    switch (webAddressFault(url)) {
-        case 'credentials':
-            return `${shown} holds credentials: pass them as headers`;
-        case 'plain-http':
-            return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
-        case 'scheme':
-            return `${shown} is not checked: it must be an https:// address`;
-    }
-    if (isForbiddenHost(url.hostname))
-        return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
-    return undefined;
-}
-async function checkAddress(address, options = {}) {
-    return (await askAddress(address, options))(options.expect);
-}
-/** The one GET of the check (`options.expect` not read); throws `CancelledError` on cancel. */
-async function askAddress(address, options = {}) {
-    const result = await exchanged(address, options);
-    if (!('body' in result))
-        return () => result;
-    // Redacted once for all who judge the answer.
-    const redact = options.redact ?? ((text) => text);
-    let shown;
-    const redactedText = () => (shown ??= redact(result.body.toString('utf8')));
-    return (expect) => judge(result.status, result.body, expect, result.hidden, redactedText);
-}
-async function exchanged(address, options) {
-    // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
-    const hidden = new Redactor();
-    for (const value of Object.values(options.headers ?? {}))
-        hidden.add(value);
-    for (const value of queryValues(address))
-        hidden.add(value);
-    const hide = (text) => hidden.redact(text);
-    const refused = refusal(address);
-    if (refused !== undefined)
-        return { ok: false, error: hide(refused), refused: true };
-    const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
-    await loadUndici();
-    const bound = new ExchangeBound(timeoutMs, options.signal);
-    const route = dispatcherFor(options);
-    try {
-        const result = await exchange(new URL(address), options, route, bound.signal, hidden);
-        if ('body' in result)
-            return { ...result, hidden };
-        return result.error === undefined ? result : { ...result, error: hide(result.error) };
-    }
-    catch (error) {
-        if (bound.cancelled)
-            throw new CancelledError('The run was cancelled');
-        const forbidden = forbiddenCause(error);
-        if (forbidden !== undefined)
-            return { ok: false, error: hide(forbidden), refused: true };
-        return { ok: false, error: hide(networkFailure(error, bound.timedOut, timeoutMs).problem) };
-    }
-    finally {
-        bound.end();
-        route.dispatcher.destroy().catch(() => undefined);
-    }
-}
-function dispatcherFor(options) {
-    const connect = {
-        lookup: guardedLookup(options.lookup),
-        ...(options.ca === undefined ? {} : { ca: options.ca }),
-    };
-    const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
-    const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
-    if (viaProxy !== undefined)
-        return { dispatcher: viaProxy, proxied: true };
-    return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
-}
-async function exchange(start, options, route, signal, hidden) {
-    const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
-    let url = start;
-    for (let redirects = 0;; redirects++) {
-        if (route.proxied) {
-            const refused = await whileNotAborted(forbiddenResolution(url.hostname, options.lookup), signal);
-            if (refused !== undefined)
-                return { ok: false, error: refused, refused: true };
-        }
-        const answer = await loadedUndici().request(url, {
-            method: 'GET',
-            headers,
-            signal,
-            dispatcher: route.dispatcher,
-        });
-        const status = answer.statusCode;
-        const location = answer.headers.location;
-        if (!REDIRECTS.has(status) || typeof location !== 'string') {
-            const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-            return { status, body };
-        }
-        // A redirect's body is not read; dropping it drops its connection, no error to report.
-        answer.body.on('error', () => undefined).destroy();
-        let next;
-        try {
-            next = new URL(location, url);
-        }
-        catch {
-            return { ok: false, status, error: `${status} redirect to an address that is not one` };
-        }
-        if (next.origin !== url.origin) {
-            const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
-            return { ok: false, status, error };
-        }
-        if (redirects >= MAX_REDIRECTS) {
-            return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
-        }
-        url = next;
-        for (const value of queryValues(url.href))
-            hidden.add(value);
-    }
-}
-/** A DNS look-up cannot be stopped: rejected as soon as `signal` aborts. */
-function whileNotAborted(work, signal) {
-    if (signal.aborted)
-        return Promise.reject(new Error('aborted'));
-    return new Promise((resolve, reject) => {
-        const onAbort = () => reject(new Error('aborted'));
-        signal.addEventListener('abort', onAbort, { once: true });
-        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
-}
-function judge(status, body, expected, hidden, redactedText) {
-    const answered = status >= 200 && status <= 299;
-    const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
-    if (answered && holds)
-        return { ok: true, status };
-    const error = answered
-        ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
-        : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
-    // The run's secrets hidden in all that was read, then cut as received (the check's own values
-    // hidden whole at the cut), then made one line: whitespace collapsed never lets text past the cut in.
-    const head = hidden.redactHead(redactedText(), EXCERPT_CHARACTERS);
-    const text = head.replace(/\s+/g, ' ').trim();
-    if (text === '')
-        return { ok: false, status, error };
-    return { ok: false, status, error, bodyExcerpt: untrusted(text) };
-}
-/** A forbidden resolved address refused the connection before it was made. */
-function forbiddenCause(error) {
-    for (let cause = error; cause instanceof Error; cause = cause.cause) {
-        if (cause.code === FORBIDDEN_ADDRESS)
-            return cause.message;
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/health.ts
-/**
- * With a health check asked, a deployment otherwise live is live only while its address
- * answers `2xx` (with the expected text), checked at the wait's pace and shared by the agents
- * (address-pace.ts). Three `401`/`403` in a row end the wait (a wrong key does not heal); a
- * check needing a `url` the deployment lacks, or an address never asked, can never be made.
- * The log says each change of the answer, and every heartbeat while it fails.
- */
-
-
-
-
-const REFUSALS_TO_GIVE_UP = 3;
-const NO_URL = 'health-check is set but the deployment has no custom_url';
-/** What the check answered, without its address and its body: `answers 200`, `503 Service Unavailable`, the network's error. */
-function healthAnswer(seen) {
-    if (seen.ok)
-        return `answers ${seen.status ?? ''}`.trimEnd();
-    return seen.error ?? 'no answer';
-}
-const AS_IS = { text: (value) => value, code: (value) => value };
-/** Every view's words: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`. */
-function healthWords(seen, write, separator = '; ') {
-    const where = seen.address === undefined ? '' : `${write.code(seen.address)}: `;
-    const body = seen.ok || seen.excerpt === undefined
-        ? ''
-        : `${separator}the answer begins: ${write.code(seen.excerpt)}`;
-    return `${where}${write.text(healthAnswer(seen))}${body}`;
-}
-function healthLine(seen) {
-    return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
-}
-function answerKey(seen) {
-    return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
-}
-function seenOf(address, result) {
-    return {
-        address: shownAddress(address),
-        ok: result.ok,
-        ...(result.status === undefined ? {} : { status: result.status }),
-        ...(result.ok || result.error === undefined ? {} : { error: result.error }),
-        ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
-        ...(result.refused === undefined ? {} : { refused: result.refused }),
-    };
-}
-class HealthProbe {
-    #request;
-    #dependencies;
-    #deadline;
-    #last;
-    /** The answer said last: since when it is the answer, when last said. */
-    #said;
-    #refusedInARow = 0;
-    /** `budgetMs`: the wait's length, or one check's. */
-    constructor(request, dependencies, budgetMs) {
-        this.#request = request;
-        this.#dependencies = dependencies;
-        this.#deadline = dependencies.clock.now() + budgetMs;
-    }
-    async judge(deployment, otherwise) {
-        const filled = fillHealthCheck(this.#request.check, deployment.source_config.custom_url);
-        if (filled.kind === 'no-url') {
-            const health = { ok: false, error: NO_URL };
-            this.#say(health);
-            return { live: false, missing: NO_URL, final: true, health };
-        }
-        const health = await this.#answer(filled.address);
-        if (health.ok)
-            return { ...otherwise, health };
-        const shown = health.address ?? 'the health check';
-        // An address the check never asks does not become one by waiting.
-        const missing = health.error ?? `${shown} is not checked`;
-        if (health.refused === true)
-            return { live: false, final: true, missing, health };
-        if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
-            return {
-                live: false,
-                final: true,
-                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with ${this.#dependencies.headersWords})`,
-                health,
-            };
-        }
-        return {
-            live: false,
-            // The answer first: a live line cut at the terminal's edge keeps it.
-            missing: `health check: ${health.error ?? 'no answer'} from ${shown}`,
-            // Each agent has its own address: agents that get the same answer are named together.
-            briefly: `health ${health.error ?? 'no answer'}`,
-            health,
-        };
-    }
-    async #answer(address) {
-        const { clock, signal, proxy, addresses } = this.#dependencies;
-        // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
-        const left = Math.floor((this.#deadline - clock.now()) / 1000) * 1000;
-        const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
-        const { headers, expect } = this.#request;
-        const { at, judgement } = await addresses(address, { headers, proxy, signal, timeoutMs });
-        const last = this.#last;
-        // An answer this probe has judged already (the tick's, or the last while the address is paced).
-        if (last !== undefined && last.address === address && last.at === at)
-            return last.seen;
-        const seen = seenOf(address, judgement(expect));
-        this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
-        this.#last = { address, at, seen };
-        this.#say(seen);
-        return seen;
-    }
-    #say(seen) {
-        const { clock, logger, events, heartbeatMs } = this.#dependencies;
-        const key = answerKey(seen);
-        const now = clock.now();
-        const said = this.#said;
-        if (said?.key === key) {
-            if (seen.ok || now - said.at < heartbeatMs)
-                return;
-            logger.info(`${healthLine(seen)} (so for ${runtime_formatDuration(now - said.since)})`);
-            this.#said = { ...said, at: now };
-            return;
-        }
-        logger.info(healthLine(seen));
-        events?.({
-            kind: 'health',
-            url: seen.address ?? null,
-            httpStatus: seen.status ?? null,
-            ok: seen.ok,
-            ...(seen.error === undefined ? {} : { error: seen.error }),
-        });
-        this.#said = { key, since: now, at: now };
-    }
-}
-/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run checks nothing). */
-function healthNotMade(asked, liveness) {
-    const made = liveness === undefined || liveness.live || liveness.health !== undefined;
-    if (asked.health === undefined || asked.dryRun === true || made)
+function forkRunProblem(apiKey, run) {
+    if (apiKey !== '' || !isFromFork(run))
         return undefined;
-    return 'the deployment is not live yet';
+    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+    return `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`;
 }
 
-;// CONCATENATED MODULE: ./src/service/errors.ts
-/** What a failed call to the service raises. */
+;// CONCATENATED MODULE: ./src/inputs/commit.ts
 
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
+function none(reason) {
+    return { kind: 'none', reason };
 }
-
-;// CONCATENATED MODULE: ./src/service/vet.ts
+function sameRepository(fullName, repository) {
+    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
+}
 /**
- * What of a deployment the service answers the run passes on. Two untrusted fields reach other
- * systems as they are: `custom_url` (the `url` output, `environment_url`, links) passes only as
- * a publishable address (a password masked and taken out) and `repo_commit_sha` (`commit-sha`,
- * a GitLab variable, GitHub's compare) only as a full 40-hex commit. No secret value passes:
- * `status` is redacted where it enters, and a `custom_url` holding one is not published at all,
- * so that no view can forget it. Each change is said once a run, not at every poll.
- *
- * Every secret a deployment carries is registered (`hide`) the moment its answer is parsed:
- * the service may echo it in any later message (a page-2 error), and nothing may print it first.
+ * Whether `auto` is targeted depends on the branch the deployment tracks, which only the deploy
+ * step knows. A head in another repository (a fork) is a commit the deployment's does not have.
  */
-
-
-
-
-const RecordSecretsSchema = lazy(() => looseObject({ secrets: array(unknown()) }));
-const SecretValueSchema = lazy(() => looseObject({ value: schemas_string() }));
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #redact;
-    #said = new Set();
-    constructor(logger, mask, redact = (text) => text) {
-        this.#logger = logger;
-        this.#mask = mask;
-        this.#redact = redact;
+function commitRequest(commit, fields, run) {
+    if (commit.kind === 'none')
+        return none(`${wordsOf(run).commit} is none`);
+    if (commit.kind === 'sha')
+        return commit;
+    if (fields.source !== 'codehost')
+        return none(`source ${fields.source} has no commits`);
+    const { head } = run;
+    if (head === undefined)
+        return none("the run's event is not known");
+    if (head.kind === 'none')
+        return head;
+    const { repository } = fields;
+    if (head.repository === null ||
+        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
+        const where = head.repository ?? 'a deleted repository';
+        const wanted = `${repository.owner}/${repository.name}`;
+        return none(head.pullRequest
+            ? `the pull request's head is in ${where}, not ${wanted}`
+            : `the run is for ${where}, not ${wanted}`);
     }
-    /** Whatever the rest of the record is: one that fails the schema still carries secrets. */
-    hide(record) {
-        const listed = RecordSecretsSchema.safeParse(record);
-        if (!listed.success)
-            return;
-        for (const secret of listed.data.secrets) {
-            const value = SecretValueSchema.safeParse(secret);
-            if (value.success && value.data.value !== '')
-                this.#mask(value.data.value);
-        }
-    }
-    vet(deployment) {
-        this.hide(deployment);
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const status = this.#redact(deployment.status);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha &&
-            status === deployment.status;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            status,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        const its = `the service's custom_url of '${untrusted(deployment.name)}'`;
-        if (!verdict.ok) {
-            this.#once(`custom_url-refused:${given}`, `${its} is not published: ${verdict.why}`);
-            return null;
-        }
-        // A password is taken out above; any other secret value in the address withholds it all.
-        if (this.#redact(verdict.address) !== verdict.address) {
-            const message = `${its} holds a secret value: it is not published (no url output, link or environment_url)`;
-            this.#once(`custom_url-secret:${deployment.id}`, message);
-            return null;
-        }
-        if (verdict.address === given)
-            return given;
-        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-            ? `${its} holds a user or password: it is published without them (the password is masked)`
-            : `${its} holds spaces or control characters: it is published as an address parser reads it`);
-        return verdict.address;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
+    return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
 ;// CONCATENATED MODULE: ./src/service/issues.ts
@@ -40572,261 +39518,285 @@ function schemaMismatch(error) {
     return `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`;
 }
 
-;// CONCATENATED MODULE: ./src/service/listing.ts
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
 /**
- * The listing of deployments (`GET /v2/deployments`) as the service pages it: its filters,
- * the one walk every listing and search takes (endpoints.ts), and a status check's answer
- * read record by record.
+ * JSON.parse keeps the last of repeated keys silently, so the text is also read by the yaml
+ * package, whose document keeps every key as written (JSON is YAML 1.2, escapes included).
  */
 
-
-
-
-
-const DEPLOYMENTS = '/v2/deployments';
-/**
- * Walks the listing from its start, pages of at most `size()`, each at the offset the service
- * returned, handing `onPage` what each page adds (a deployment listed again, as when the list
- * shifts under the walk, is not handed on twice). Ends at a short or empty page, an offset
- * that does not advance, or when `onPage` returns false, resolving to the last offset
- * returned; throws past `maxPages`. A full page with no new id (a service that ignores
- * `offset`) ends it with a warning, or, for a walk that must prove what is absent (`unpaged`
- * given), throws: the rest was never seen. Every item of a page is read, even past the limit
- * asked: a larger page still holds what the walk looks for.
- */
-async function walkListing(walk, logger, maxPages) {
-    const seen = new Set();
-    let offset = 0;
-    for (let pages = 1; pages <= maxPages; pages++) {
-        const limit = walk.size();
-        const list = await walk.page(offset, limit);
-        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-        for (const deployment of fresh)
-            seen.add(deployment.id);
-        if (!walk.onPage(fresh) || list.resources.length < limit)
-            return list.offset;
-        if (fresh.length === 0) {
-            if (walk.unpaged !== undefined)
-                throw new ActionError(walk.unpaged(offset));
-            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-            return list.offset;
-        }
-        if (list.offset <= offset) {
-            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-            return list.offset;
-        }
-        offset = list.offset;
+function parseStrictJson(text) {
+    let value;
+    try {
+        value = JSON.parse(text);
     }
-    throw new ActionError(walk.tooLong());
+    catch (error) {
+        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
+    }
+    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
+    if (document.errors.length > 0)
+        return { kind: 'unchecked' };
+    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
 }
-/**
- * Each id asked, as `records` list it: its record checked alone and vetted, so one record the
- * service garbled is only its own agent's problem; or why it cannot be taken (it fails the
- * schema, or is listed twice with different contents). An id nobody asked for is no answer;
- * one the answer omits has none. Every record's secrets are registered first, whatever its
- * shape. `pathOf` names the request for one id, as a failure of it alone would.
- */
-function answersByIds(records, ids, vetting, pathOf) {
-    for (const record of records)
-        vetting.hide(record);
-    const unusable = (id, problem) => new ServiceError({
-        method: 'GET',
-        path: pathOf(id),
-        problem: `the answer's record of ${id} ${problem}`,
-    });
-    const asked = new Set(ids);
-    const listed = new Map();
-    const answers = new Map();
-    records.forEach((record, index) => {
-        const id = idOf(record);
-        if (id === undefined || !asked.has(id))
-            return;
-        const text = JSON.stringify(record);
-        const earlier = listed.get(id);
-        if (earlier !== undefined) {
-            if (earlier !== text)
-                answers.set(id, unusable(id, 'is listed twice, with different contents'));
-            return;
+/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
+function keyOf(key) {
+    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
+}
+function firstRepeatedKey(node, path) {
+    if ((0,dist/* isSeq */.oP)(node)) {
+        for (const [index, item] of node.items.entries()) {
+            const repeated = firstRepeatedKey(item, [...path, index]);
+            if (repeated !== undefined)
+                return repeated;
         }
-        listed.set(id, text);
-        const parsed = DeploymentSchema.safeParse(record);
-        if (parsed.success) {
-            answers.set(id, vetting.vet(parsed.data));
-            return;
-        }
-        answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
-    });
-    return answers;
-}
-/** The paths the problems would have in the whole answer (`resources[2].created_at`). */
-function atIndex(error, index) {
-    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
-}
-function idOf(record) {
-    if (typeof record !== 'object' || record === null || !('id' in record))
         return undefined;
-    return typeof record.id === 'string' ? record.id : undefined;
+    }
+    if (!(0,dist/* isMap */.jh)(node))
+        return undefined;
+    const seen = new Map();
+    for (const [index, pair] of node.items.entries()) {
+        const key = keyOf(pair.key);
+        const firstIndex = seen.get(key);
+        if (firstIndex !== undefined)
+            return { path: [...path, key], index, firstIndex };
+        seen.set(key, index);
+    }
+    for (const pair of node.items) {
+        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
+        if (repeated !== undefined)
+            return repeated;
+    }
+    return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
+;// CONCATENATED MODULE: ./src/inputs/workspace-document.ts
 
 
 
 
-const CREATE_CALL = `POST ${DEPLOYMENTS}`;
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    #vetting;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
+
+
+
+function firstLine(error) {
+    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+function parseJsonText(text) {
+    const json = parseStrictJson(text);
+    if (json.kind === 'invalid')
+        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated keys');
+    if (json.repeated !== undefined)
+        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
+    return json.value;
+}
+function parseYamlText(text) {
+    try {
+        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
     }
-    get words() {
-        return this.#client.words;
+    catch (error) {
+        fail(`is not valid YAML: ${firstLine(error)}`);
     }
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
-            },
-        });
+}
+function isInside(root, inner) {
+    const relative = external_node_path_default().relative(root, inner);
+    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
+}
+function kindOf(stats) {
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a FIFO';
+    if (stats.isSocket())
+        return 'a socket';
+    if (stats.isCharacterDevice())
+        return 'a character device';
+    if (stats.isBlockDevice())
+        return 'a block device';
+    return 'neither a file nor a directory';
+}
+function isMissing(error) {
+    const code = error.code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+}
+/**
+ * Inside the workspace as written (`../x.json`) and once links are followed: a link may point
+ * anywhere. A path that is not a regular file says what it is ("not found" would mislead).
+ */
+function workspaceFile(raw, workspace) {
+    // No file system takes a NUL in a path; Node would throw before asking.
+    if (raw.includes('\0'))
+        fail('its file name has a NUL character, which no path can hold');
+    const root = external_node_path_default().resolve(workspace);
+    const file = external_node_path_default().resolve(root, raw);
+    if (!isInside(root, file))
+        fail(`file '${raw}' is outside the workspace`);
+    const notFound = `file '${raw}' was not found in the workspace (${root})`;
+    let real;
+    try {
+        real = (0,external_node_fs_.realpathSync)(file);
     }
-    /** Each deployment's secrets registered before anything can print: the next page's error may echo them. */
-    async #page(query, options = {}) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { ...query },
-            schema: DeploymentListSchema,
-            ...options,
-        });
-        for (const deployment of list.resources)
-            this.#vetting.hide(deployment);
-        return list;
+    catch (error) {
+        if (!isMissing(error)) {
+            const code = error.code ?? 'an error';
+            fail(`file '${raw}' cannot be read: the file system answered ${code}`);
+        }
+        const link = (0,external_node_fs_.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+        fail(link ? `${notFound}: it is a symbolic link to a path that does not exist` : notFound);
     }
-    #walk(filters, walk) {
-        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
-        return walkListing({ ...walk, page }, this.#logger, this.#maxPages);
+    if (!isInside((0,external_node_fs_.realpathSync)(root), real)) {
+        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
     }
-    /**
-     * Every deployment named exactly `name` (the service filters by substring only), each id once.
-     * What it returns proves what is absent (a create follows an empty answer), so a listing that
-     * does not page fails it; `proving: false` (a look-up that only warns) ends it with a warning.
-     */
-    async findByName(name, { proving = true } = {}) {
-        const found = [];
-        await this.#walk({ name_contains: name }, {
-            size: () => PAGE_LIMIT,
-            onPage: (fresh) => {
-                for (const deployment of fresh) {
-                    if (deployment.name === name)
-                        found.push(this.#vetting.vet(deployment));
-                }
-                return true;
-            },
-            tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
-            unpaged: proving
-                ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
-                : undefined,
-        });
-        return found;
+    const stats = (0,external_node_fs_.statSync)(real);
+    if (!stats.isFile())
+        fail(`file '${raw}' is not a regular file (${kindOf(stats)})`);
+    return real;
+}
+/** The most a document's file may hold: far more than any config, far less than a runner's memory. */
+const DOCUMENT_FILE_CAP = bounded_read/* MIB */.D6;
+function readDocumentFile(raw, workspace) {
+    const file = workspaceFile(raw, workspace);
+    let text;
+    try {
+        text = (0,bounded_read/* readBounded */.CB)(file, { cap: DOCUMENT_FILE_CAP });
     }
-    /**
-     * At most `limit` deployments `filters` select, each id once. With `probe`, a list that reaches
-     * `limit` asks for one more to say whether it goes on (`more`).
-     */
-    async list(filters, limit, { probe = false } = {}) {
-        const deployments = [];
-        const { more } = await this.listPages(filters, limit, (page) => {
-            deployments.push(...page);
-            return true;
-        }, { probe });
-        return { deployments, more };
+    catch (error) {
+        if (!(error instanceof bounded_read/* BoundedReadError */.uu))
+            throw error;
+        fail(`file '${raw}' cannot be read: ${error.message}`);
     }
-    /**
-     * `list`, each page handed to `onPage` and not kept, so memory does not grow with the listing
-     * (only the ids). `onPage` returning false ends it there: no further page, no probe.
-     */
-    async listPages(filters, limit, onPage, { probe = false } = {}) {
-        const taken = new Set();
-        const left = () => limit - taken.size;
-        if (limit <= 0)
-            return { count: 0, more: false };
-        let stopped = false;
-        const offset = await this.#walk(filters, {
-            size: () => Math.min(PAGE_LIMIT, left()),
-            onPage: (fresh) => {
-                const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
-                for (const deployment of page)
-                    taken.add(deployment.id);
-                stopped = page.length > 0 && !onPage(page);
-                return !stopped && left() > 0;
-            },
-            tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`,
-        });
-        if (!probe || stopped || left() > 0)
-            return { count: taken.size, more: false };
-        const next = await this.#page({ ...filters, limit: 1, offset });
-        return {
-            count: taken.size,
-            more: next.resources.some((deployment) => !taken.has(deployment.id)),
-        };
+    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
+}
+/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
+function isFilePath(raw) {
+    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
+}
+function readDocument(raw, workspace) {
+    return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/config.ts
+
+
+
+
+
+const ConfigSchema = lazy(() => strictObject({
+    source_config: SourceConfigRequestSchema.nullish(),
+    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+    secret_references: array(SecretReferenceSchema).nullish(),
+}));
+function parseConfig(raw, workspace) {
+    if (raw === '')
+        return {};
+    const parsed = readDocument(raw, workspace);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
     }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
-        if (answer instanceof ServiceError)
-            throw answer;
-        return answer;
+    try {
+        JSON.stringify(parsed);
     }
-    /** `getById` for up to 100 ids, each answered on its own (a bad record is only its id's error). */
-    getByIds(ids, timeoutMs) {
-        // More is a caller's mistake: one page holds 100.
-        if (ids.length > PAGE_LIMIT)
-            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
-        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
+    catch {
+        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
     }
-    async #byIds(ids, query, timeoutMs) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { deployment_ids: ids.join(','), ...query },
-            schema: DeploymentBatchSchema,
-            attempts: 1,
-            timeoutMs,
-        });
-        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
+    const result = ConfigSchema.safeParse(parsed);
+    if (!result.success)
+        fail(formatZodIssues(result.error).join('; '));
+    return result.data;
+}
+
+;// CONCATENATED MODULE: ./src/common/address.ts
+/**
+ * The one rule for an address the action publishes (outputs, `--json`, `environment_url`,
+ * every link): `http(s)`, never a user or a password. One with credentials is published
+ * without them; the caller masks what was removed before anything is written.
+ */
+
+/** `removed`: the password, decoded and as written, to mask. */
+function publishableAddress(text) {
+    if (!URL.canParse(text))
+        return { ok: false, why: 'it is not an address', removed: [] };
+    const url = new URL(text);
+    const removed = credentialsOf(url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return { ok: false, why: 'it is not an http(s) address', removed };
     }
-    /** `reconcile` finds what is there when the create may have taken effect unanswered, or on 409. */
-    async create(request, reconcile) {
-        const answered = await this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-        return { ...answered, value: this.#vetting.vet(answered.value) };
+    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
+    // spaces and encodes control characters: an address with any is published as it reads it.
+    const hadCredentials = url.username !== '' || url.password !== '';
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+        return { ok: true, address: text, removed, hadCredentials };
     }
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    url.username = '';
+    url.password = '';
+    return { ok: true, address: url.href, removed, hadCredentials };
+}
+function publishedOrNothing(text) {
+    if (text === undefined || text === null || text === '')
+        return undefined;
+    const verdict = publishableAddress(text);
+    return verdict.ok ? verdict.address : undefined;
+}
+/** The password of an address, as written and decoded; the user name is not a secret. */
+function credentialsOf(url) {
+    if (url.password === '')
+        return [];
+    const forms = new Set([url.password]);
+    try {
+        forms.add(decodeURIComponent(url.password));
     }
+    catch {
+        // A stray '%' is written as it is: the form above covers it.
+    }
+    return [...forms];
+}
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+function isLoopback(hostname) {
+    if (hostname === 'localhost' || hostname === '[::1]')
+        return true;
+    const octets = hostname.split('.');
+    return (octets.length === 4 &&
+        octets[0] === '127' &&
+        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
+}
+/** What keeps `url` from being an address the action sends a request to; each caller words it. */
+function webAddressFault(url) {
+    if (url.username !== '' || url.password !== '')
+        return 'credentials';
+    if (url.protocol === 'http:')
+        return isLoopback(url.hostname) ? undefined : 'plain-http';
+    return url.protocol === 'https:' ? undefined : 'scheme';
+}
+/** Scheme, host and path: no credentials, query (it may carry a key) or fragment. */
+function shownAddress(address) {
+    if (!URL.canParse(String(address)))
+        return '(not an address)';
+    const url = new URL(address);
+    return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
+}
+
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** Either case; the service records full shas only. */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
+function withoutTrailingSlashes(address) {
+    let end = address.length;
+    while (end > 0 && address[end - 1] === '/')
+        end--;
+    return address.slice(0, end);
+}
+/** `${n} ${plural(n, 'difference')}`, `plural(n, 'it', 'them')`. */
+function plural(count, one, many = `${one}s`) {
+    return count === 1 ? one : many;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
@@ -40984,6 +39954,1570 @@ function parseDashboardUrl(raw) {
     return raw;
 }
 
+;// CONCATENATED MODULE: ./src/inputs/headers.ts
+/**
+ * The inputs that become HTTP headers: `headers`, `api-key-header` and
+ * `api-key`. A header the HTTP client would refuse, or one that would change
+ * how the request is framed or where it goes, is an input error here, before
+ * any request. Messages never include a header value: values are secret.
+ */
+
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
+/**
+ * Headers a step may not set. The action sets Accept and Content-Type itself.
+ * The others belong to the connection and the framing of the body, which the
+ * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
+ * Upgrade and a Content-Length that differs from the body, so each request
+ * would fail; it obeys Host, which would send the request and its api key to
+ * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
+ * hop-by-hop headers that mean nothing on these requests.
+ */
+const CONTROLLED_HEADERS = new Map([
+    'Accept',
+    'Content-Type',
+    'Content-Length',
+    'Host',
+    'Connection',
+    'Expect',
+    'Keep-Alive',
+    'Proxy-Connection',
+    'TE',
+    'Trailer',
+    'Transfer-Encoding',
+    'Upgrade',
+].map((name) => [name.toLowerCase(), name]));
+/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
+function isSendableHeaderName(name) {
+    return HEADER_TOKEN.test(name) && name !== '__proto__';
+}
+/** The `api-key-header` input. */
+function parseApiKeyHeader(raw) {
+    if (!isSendableHeaderName(raw))
+        fail(`is not a valid header name: '${raw}'`);
+    const controlled = CONTROLLED_HEADERS.get(raw.toLowerCase());
+    if (controlled !== undefined) {
+        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
+    }
+    return raw;
+}
+/** The `api-key` input: any text a header can carry (empty: no key is sent). */
+function parseApiKey(raw) {
+    if (!HEADER_VALUE.test(raw))
+        fail(`the value ${UNSENDABLE}`);
+    return raw;
+}
+/** One `Name: value` line; `number` counts from 1, as messages name lines. */
+function parseHeaderLine(line, number) {
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? '' : line.slice(0, colon).trim();
+    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
+    if (colon < 0 || !isSendableHeaderName(name)) {
+        fail(`line ${number} is not 'Name: value' with a valid header name`);
+    }
+    if (value === '')
+        throw new EmptyValue(`line ${number} has an empty value`);
+    if (!HEADER_VALUE.test(value))
+        fail(`the value on line ${number} ${UNSENDABLE}`);
+    return [name, value];
+}
+/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
+function parseHeaders(raw) {
+    const headers = [];
+    // Lines are named by number, not by content: a stray line may be part of a value.
+    const seen = new Map();
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const [name, value] = parseHeaderLine(line, index + 1);
+        const key = name.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined)
+            fail(`line ${index + 1} repeats the header of line ${first}`);
+        const controlled = CONTROLLED_HEADERS.get(key);
+        if (controlled !== undefined) {
+            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
+        }
+        seen.set(key, index + 1);
+        headers.push([name, value]);
+    }
+    return Object.fromEntries(headers);
+}
+
+;// CONCATENATED MODULE: ./src/common/placeholders.ts
+const AGENT_PLACEHOLDER = '{agent}';
+/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
+function fillPlaceholder(template, placeholder, value) {
+    return template.split(placeholder).join(value);
+}
+function placeholderCount(text, placeholder) {
+    return text.split(placeholder).length - 1;
+}
+
+;// CONCATENATED MODULE: ./src/service/health-address.ts
+/** The health check's address (docs/how-it-works.md, "Live means answering"), filled for one deployment. */
+
+
+const URL_PLACEHOLDER = '{url}';
+function needsUrl(check) {
+    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
+}
+/** A trailing `/` of `url` is dropped, so `{url}/ok` and the path `/ok` have one `/`. */
+function fillHealthCheck(check, url) {
+    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
+    if (needsUrl(check) && base === '')
+        return { kind: 'no-url' };
+    if (check.kind === 'path')
+        return { kind: 'address', address: `${base}${check.path}` };
+    return { kind: 'address', address: fillPlaceholder(check.template, URL_PLACEHOLDER, base) };
+}
+/**
+ * An address's query values, as written and decoded: secrets (`?token=…`) hidden before the
+ * first request. One holding `{url}` is the deployment's address, not a secret.
+ */
+function queryValues(address) {
+    const query = /\?([^#]*)/.exec(address)?.[1] ?? '';
+    const values = [];
+    for (const part of query.split('&')) {
+        const written = part.includes('=') ? part.slice(part.indexOf('=') + 1) : part;
+        if (written === '' || written.includes(URL_PLACEHOLDER))
+            continue;
+        values.push(written);
+        try {
+            values.push(decodeURIComponent(written.replaceAll('+', ' ')));
+        }
+        catch {
+            // A malformed escape: the value as written is what an echo shows.
+        }
+    }
+    return [...new Set(values)];
+}
+
+;// CONCATENATED MODULE: ./src/inputs/health-check.ts
+
+
+
+
+const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
+function parseHealthCheck(raw) {
+    const text = raw.trim();
+    if (text === '')
+        return undefined;
+    const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
+    if (placeholder !== null) {
+        fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
+    }
+    if (/\s/.test(text))
+        fail(`must not contain white space (e.g. ${EXAMPLES})`);
+    if (text.startsWith('/')) {
+        if (text.startsWith('//'))
+            fail(`must be a path ('/ok') or a full address (e.g. ${EXAMPLES})`);
+        return { kind: 'path', path: text };
+    }
+    if (text.startsWith(URL_PLACEHOLDER)) {
+        const rest = text.slice(URL_PLACEHOLDER.length);
+        if (rest !== '' && !/^[/?#]/.test(rest)) {
+            fail(`must have '/', '?' or '#' right after {url} (e.g. ${EXAMPLES})`);
+        }
+        return { kind: 'address', template: text };
+    }
+    // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
+    parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
+        example: EXAMPLES,
+        credentials: "pass them in the health check's headers instead",
+    });
+    return { kind: 'address', template: text };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/image-reference.ts
+/**
+ * The `image-uri` input (and a manifest entry's): an image reference,
+ * `[host[:port]/]name[:tag][@algorithm:hex]`, checked before any request
+ * against the grammar registries use. The patterns are those of
+ * distribution/reference's regexp.go (github.com/distribution/reference,
+ * v0.6.0: `alphanumeric`, `separator`, `domainNameComponent`, `ipv6address`,
+ * `optionalPort`, `tag`, `digestPat`, composed as its `referencePat`), not a
+ * parser of our own; they only pick which part to name when one is wrong.
+ */
+
+
+/** regexp.go's `NameTotalLengthMax`: a longer name is refused by registries. */
+const NAME_MAX = 255;
+/** Far above a name, a tag and a sha512 digest; a longer text is not tried against the patterns. */
+const REFERENCE_MAX = 1024;
+const alphanumeric = '[a-z0-9]+';
+const separator = '(?:[._]|__|[-]+)';
+const domainNameComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const ipv6address = '\\[(?:[a-fA-F0-9:]+)\\]';
+const optionalPort = '(?::[0-9]+)?';
+const tag = '[\\w][\\w.-]{0,127}';
+// `[[:xdigit:]]` in Go's syntax.
+const digestPat = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F]{32,}';
+const domainName = `${domainNameComponent}(?:\\.${domainNameComponent})*`;
+const domainAndPort = `(?:${domainName}|${ipv6address})${optionalPort}`;
+const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
+const remoteName = `${pathComponent}(?:/${pathComponent})*`;
+const namePat = `(?:${domainAndPort}/)?${remoteName}`;
+const REFERENCE = new RegExp(`^(${namePat})(?::(${tag}))?(?:@(${digestPat}))?$`);
+/** A valid name, then `:` and anything: what is wrong is the tag. */
+const NAME_THEN_TAG = new RegExp(`^${namePat}:([^@]*)(?:@.*)?$`);
+/** A valid name (and tag), then `@` and anything: what is wrong is the digest. */
+const NAME_THEN_DIGEST = new RegExp(`^${namePat}(?::${tag})?@(.*)$`);
+const TAG_RULE = 'letters, digits, _, . and -, at most 128, not starting with . or -';
+const DIGEST_RULE = 'algorithm:hex, such as sha256: and 64 hexadecimal digits';
+const NAME_RULE = 'lower-case letters and digits, parts separated by ., _, __, - or /, after an optional registry host[:port]';
+/** What is wrong with a reference the grammar refuses: its tag, its digest or its name. */
+function fault(raw) {
+    const digest = NAME_THEN_DIGEST.exec(raw);
+    if (digest !== null)
+        return `its digest '${digest[1] ?? ''}' is not ${DIGEST_RULE}`;
+    const tagged = NAME_THEN_TAG.exec(raw);
+    if (tagged !== null)
+        return `its tag '${tagged[1] ?? ''}' is not a tag (${TAG_RULE})`;
+    if (/\s/.test(raw))
+        return 'it holds a space';
+    return `its name is not a repository name (${NAME_RULE})`;
+}
+/** The reference as given, once registries would take it; else what is wrong with it. */
+function parseImageReference(raw) {
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    const shown = `'${raw}' is not an image reference ([host[:port]/]name[:tag][@digest])`;
+    if (raw.length > REFERENCE_MAX)
+        fail(`is not an image reference: longer than ${REFERENCE_MAX}`);
+    const match = REFERENCE.exec(raw);
+    if (match === null)
+        fail(`${shown}: ${fault(raw)}`);
+    if ((match[1] ?? '').length > NAME_MAX) {
+        fail(`${shown}: its name is longer than ${NAME_MAX} characters`);
+    }
+    return raw;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/manifest.ts
+/**
+ * The `agents` input. Every structural problem is kept, named by its path
+ * (`agents.research.image_url`: unknown key), and reported with every problem of the
+ * agents' values (name-template.ts `namedAgents`): one hides no other.
+ */
+
+
+
+
+
+const MAX_AGENTS = 50;
+const MAX_AGENT_KEY_LENGTH = 40;
+const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
+const ENTRY_FIELDS = {
+    name: schemas_string(),
+    source: schemas_string(),
+    config: schemas_string(),
+    'integration-id': schemas_string(),
+    repository: schemas_string(),
+    'repo-ref': schemas_string(),
+    'agent-config-path': schemas_string(),
+    'image-uri': schemas_string(),
+    secrets: array(schemas_string()),
+    commit: schemas_string(),
+    environment: schemas_string(),
+    'health-check': schemas_string(),
+    'health-check-expect': schemas_string(),
+};
+function isMapping(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function keyProblem(key) {
+    const problem = !AGENT_KEY.test(key)
+        ? 'a key must be lower-case letters, digits and -, starting with a letter or a digit'
+        : key.length > MAX_AGENT_KEY_LENGTH
+            ? `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`
+            : undefined;
+    return problem === undefined ? undefined : { input: formatIssuePath(['agents', key]), problem };
+}
+function fieldProblem(field, value) {
+    const result = ENTRY_FIELDS[field].safeParse(value);
+    if (!result.success)
+        return result.error.issues.map((issue) => issue.message).join('; ');
+    return field === 'environment' ? environmentHoldsAgentTwice(value) : undefined;
+}
+/** Every key checked (`Object.keys`, so `__proto__` too); a null entry sets nothing. */
+function readEntry(key, raw) {
+    const entry = {};
+    const problems = [];
+    if (raw === null || raw === undefined)
+        return { entry, problems };
+    if (!isMapping(raw)) {
+        const problem = "must be a mapping of the entry's inputs (or empty)";
+        return { entry, problems: [{ input: formatIssuePath(['agents', key]), problem }] };
+    }
+    for (const field of Object.keys(raw)) {
+        const input = formatIssuePath(['agents', key, field]);
+        if (!Object.hasOwn(ENTRY_FIELDS, field)) {
+            problems.push({ input, problem: 'unknown key' });
+            continue;
+        }
+        const problem = fieldProblem(field, raw[field]);
+        if (problem === undefined)
+            entry[field] = raw[field];
+        else
+            problems.push({ input, problem });
+    }
+    return { entry, problems };
+}
+/** A document that holds no agents to check, or more than a manifest takes, fails at once. */
+function manifestAgents(document) {
+    if (!isMapping(document)) {
+        fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
+    }
+    const unknown = Object.keys(document).filter((key) => key !== 'agents');
+    const problems = unknown.map((key) => ({
+        input: 'agents',
+        problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
+    }));
+    // Nothing to check agent by agent: fail at once, with the document's other problems.
+    const stop = (problem) => fail([...problems.map((p) => p.problem), problem].join('; '));
+    const agents = Object.hasOwn(document, 'agents') ? document.agents : null;
+    if (agents !== null && agents !== undefined && !isMapping(agents)) {
+        stop('agents: must be a mapping of each agent to its entry');
+    }
+    const given = isMapping(agents) ? agents : {};
+    const keys = Object.keys(given);
+    if (keys.length === 0)
+        stop('agents: the manifest holds no agent');
+    if (keys.length > MAX_AGENTS) {
+        stop(`agents: holds ${keys.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+    }
+    const read = keys.map((key) => {
+        const bad = keyProblem(key);
+        if (bad !== undefined)
+            problems.push(bad);
+        const { entry, problems: own } = readEntry(key, given[key]);
+        problems.push(...own);
+        return { key, entry };
+    });
+    return { agents: read, problems };
+}
+function parseManifest(raw, workspace) {
+    if (raw === '')
+        return undefined;
+    const source = isFilePath(raw) ? raw : 'inline';
+    return { source, ...manifestAgents(readDocument(raw, workspace)) };
+}
+/** An environment beside a manifest holds `{agent}` once (each agent its own) or never (shared). */
+function environmentHoldsAgentTwice(text) {
+    const count = placeholderCount(text, AGENT_PLACEHOLDER);
+    return count > 1
+        ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
+        : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/name-template.ts
+
+
+
+
+/** Empty beside `agents`, else one name (checked against `agents` apart). */
+function parseNameOrTemplate(raw) {
+    return raw === '' ? '' : parseName(raw);
+}
+/** Without a manifest `name` is required; with one, empty or holding `{agent}` exactly once. */
+function nameBesideAgents(raw, set) {
+    if ((set.agents ?? '') === '')
+        return raw === '' ? NAME_REQUIRED : undefined;
+    if (raw === '')
+        return undefined;
+    const count = placeholderCount(raw, AGENT_PLACEHOLDER);
+    if (count === 1)
+        return undefined;
+    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
+    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
+}
+function deploymentName(template, agentName) {
+    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
+}
+/** A problem for each value more than one agent has, naming them (`support and docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/** Every agent with a valid (deployment) name, and every problem: the others', shared names, the manifest's own. */
+function namedAgents(manifest, template) {
+    const agents = [];
+    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
+    const problems = [...manifest.problems];
+    for (const { key, entry } of manifest.agents) {
+        try {
+            const name = parseName((entry.name ?? key).trim());
+            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+        }
+    }
+    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
+    problems.push(...sharedValues(names, (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    })));
+    return { agents, problems };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * Messages never include a value, and name a line by its number, never its text: a line of
+ * a multi-line value pasted by mistake may look like NAME=value, its "name" a piece of a secret.
+ */
+
+
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function lineEntries(raw) {
+    const entries = [];
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const equals = line.indexOf('=');
+        if (equals < 0)
+            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
+        const name = line.slice(0, equals).trim();
+        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
+    }
+    return entries;
+}
+function jsonEntries(raw) {
+    const json = parseStrictJson(raw);
+    // JSON.parse's own message may quote the text, so it is not shown.
+    if (json.kind === 'invalid')
+        fail('looks like a JSON object but is not valid JSON');
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated names');
+    const { value: parsed, repeated } = json;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be NAME=value lines or a JSON object');
+    }
+    // Named by position: a repeated key may be a value put in a name's place. Deeper ones fail
+    // below: a value must be a string.
+    if (repeated !== undefined && repeated.path.length === 1) {
+        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
+    }
+    return Object.entries(parsed).map(([name, value], index) => ({
+        name,
+        value,
+        // An invalid key is not echoed, for the same reason.
+        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
+    }));
+}
+function checkEntry({ name, value, where }, earlier) {
+    if (!SECRET_NAME.test(name)) {
+        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
+    }
+    if (earlier !== undefined)
+        fail(`${where} repeats the secret name of ${earlier}`);
+    if (typeof value !== 'string')
+        fail(`${where} must have a string value`);
+    if (value === '') {
+        throw new EmptyValue(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+    }
+    return { name, value };
+}
+function parseSecrets(raw) {
+    if (raw === '')
+        return [];
+    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
+    const seen = new Map();
+    return entries.map((entry) => {
+        const secret = checkEntry(entry, seen.get(entry.name));
+        seen.set(entry.name, entry.where);
+        return secret;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts
+/** The core's inputs in action.yml's order (test/repo/contract.test.ts checks every entry's set against its action.yml). */
+
+
+
+
+
+
+
+
+
+
+
+/** `repository`, or the run's own when given empty (the default), on the run's host when known. */
+function parseRepositoryInput(raw, run) {
+    const own = raw === '' || raw === run.repository;
+    const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
+    const host = own ? run.repositoryHost?.toLowerCase() : undefined;
+    return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
+}
+const core_inputs_INPUTS = {
+    'api-url': input(parseApiUrl),
+    'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
+    'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
+    headers: input(parseHeaders, { sensitive: true, default: '' }),
+    name: input(parseNameOrTemplate, { default: '', besides: nameBesideAgents }),
+    agents: input((raw, run) => parseManifest(raw, run.workspace), { default: '' }),
+    source: input(parseSource, { default: 'codehost' }),
+    config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
+    'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
+    repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
+    'repo-ref': input(unlessEmpty(parseText), { default: '' }),
+    'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
+    'image-uri': input(unlessEmpty(parseImageReference), { default: '' }),
+    secrets: input(parseSecrets, { sensitive: true, default: '' }),
+    'wait-for-ready': input(parseBoolean, { default: 'false' }),
+    'wait-timeout': input(parseWaitTimeout, { default: '900' }),
+    'health-check': input(parseHealthCheck, { default: '' }),
+    'health-check-headers': input(parseHeaders, { sensitive: true, default: '' }),
+    'health-check-expect': input(unlessEmpty(parseText), { default: '' }),
+    commit: input(parseCommit, { default: 'auto' }),
+    'on-drift': input(parseOnDrift, { default: 'warn' }),
+    'dry-run': input(parseBoolean, { default: 'false' }),
+    'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
+};
+const INPUT_NAMES = namesOf(core_inputs_INPUTS);
+const SENSITIVE_INPUT_NAMES = sensitiveNames(core_inputs_INPUTS);
+const REQUIRED_NAME = input(parseName);
+/** Some of the core's inputs, in `names`' order; `name` without `agents` is required. */
+const core_inputs_pick = (names) => {
+    const manifest = names.includes('agents');
+    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : core_inputs_INPUTS[name]]));
+};
+const DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
+
+;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
+
+
+
+const HEALTH_INPUT_NAMES = [
+    'health-check',
+    'health-check-headers',
+    'health-check-expect',
+];
+function healthRequest(inputs) {
+    const check = inputs['health-check'];
+    if (check === undefined)
+        return undefined;
+    return {
+        check,
+        headers: { ...inputs['health-check-headers'] },
+        ...given({ expect: inputs['health-check-expect'] }),
+    };
+}
+/** The header values of the check and the values of its query string: never printed. */
+function healthSensitiveValues(inputs) {
+    const check = inputs['health-check'];
+    const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
+    return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
+}
+/** Headers or an expected text without a check would check nothing. */
+function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
+    if (inputs['health-check'] !== undefined)
+        return [];
+    const problem = `is set but ${healthCheck} is empty: set ${healthCheck} (e.g. /ok) or remove it`;
+    return [
+        ...(Object.keys(inputs['health-check-headers']).length > 0
+            ? [{ input: 'health-check-headers', problem }]
+            : []),
+        ...(inputs['health-check-expect'] === undefined
+            ? []
+            : [{ input: 'health-check-expect', problem }]),
+    ];
+}
+/** The step's headers serve the agents whose entry sets `health-check`. */
+function unusedHealthProblems(inputs, words, manifest) {
+    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+    return checked === true ? [] : healthProblems(inputs, words);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/service-access.ts
+
+const ACCESS_INPUT_NAMES = [
+    'api-url',
+    'api-key',
+    'api-key-header',
+    'headers',
+];
+function serviceAccess(inputs) {
+    const apiKey = inputs['api-key'];
+    return {
+        apiUrl: inputs['api-url'],
+        headers: apiKey === ''
+            ? { ...inputs.headers }
+            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
+        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
+    };
+}
+function accessProblems(inputs) {
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] === '' || clash === undefined)
+        return [];
+    return [{ input: 'headers', problem: `header '${clash}' would replace the api-key header` }];
+}
+function checkedAccess(inputs) {
+    const problems = accessProblems(inputs);
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return serviceAccess(inputs);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
+/** `config` merged under the explicit inputs, and every check across inputs reported together. */
+
+
+
+
+
+
+
+
+
+
+function requested(inputs) {
+    const { config } = inputs;
+    return {
+        sourceConfig: {
+            ...config.source_config,
+            ...given({ integration_id: inputs['integration-id'] }),
+        },
+        sourceRevisionConfig: {
+            ...config.source_revision_config,
+            ...given({
+                repo_ref: inputs['repo-ref'],
+                agent_config_path: inputs['agent-config-path'],
+                image_uri: inputs['image-uri'],
+            }),
+        },
+        secretReferences: config.secret_references ?? null,
+    };
+}
+function combinationProblems(inputs, wanted, run) {
+    const problems = [
+        ...accessProblems(inputs),
+        ...healthProblems(inputs, wordsOf(run)),
+        ...configImageProblems(inputs),
+    ];
+    const { source } = inputs;
+    if (source !== 'external_docker' && wanted.secretReferences !== null) {
+        problems.push({
+            input: 'config',
+            problem: `secret_references applies only to source external_docker, not ${source}`,
+        });
+    }
+    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
+        problems.push({
+            input: 'commit',
+            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
+        });
+    }
+    return problems;
+}
+function needsImage(source, wanted) {
+    if (wanted.sourceRevisionConfig.image_uri != null)
+        return [];
+    return [
+        {
+            input: 'image-uri',
+            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
+        },
+    ];
+}
+/** `config`'s image, checked as `image-uri` is, unless the input (which wins) is given. */
+function configImageProblems(inputs) {
+    const image = inputs.config.source_revision_config?.image_uri;
+    if (inputs['image-uri'] !== undefined || image === undefined || image === null)
+        return [];
+    try {
+        parseImageReference(image);
+        return [];
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        return [{ input: 'config', problem: `source_revision_config.image_uri ${error.message}` }];
+    }
+}
+function codehostFields(inputs, wanted) {
+    const integrationId = wanted.sourceConfig.integration_id;
+    const { repository } = inputs;
+    if (integrationId != null && repository !== undefined) {
+        return { source: 'codehost', integrationId, repository };
+    }
+    const problems = [];
+    if (integrationId == null) {
+        problems.push({
+            input: 'integration-id',
+            problem: 'is required with source codehost (or config.source_config.integration_id)',
+        });
+    }
+    if (repository === undefined) {
+        problems.push({
+            input: 'repository',
+            problem: 'is required with source codehost (owner/name)',
+        });
+    }
+    return problems;
+}
+function sourceFields(inputs, wanted) {
+    const { source } = inputs;
+    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
+    switch (source) {
+        case 'codehost':
+            return codehostFields(inputs, wanted);
+        case 'external_docker':
+            return missing(needsImage(source, wanted), {
+                source,
+                secretReferences: wanted.secretReferences,
+            });
+        case 'internal_docker':
+            return missing(needsImage(source, wanted), { source });
+        case 'internal_source': {
+            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
+            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
+            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
+        }
+        case 'internal_template':
+            return { source };
+    }
+}
+/** A `deployment_type` the action does not know is sent as it is (the service decides). */
+function specWarnings(wanted) {
+    const type = wanted.sourceConfig.deployment_type;
+    const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
+    return warning === undefined ? [] : [warning];
+}
+function commonFields(inputs, wanted, fields, run) {
+    const access = serviceAccess(inputs);
+    const health = healthRequest(inputs);
+    return {
+        apiUrl: access.apiUrl,
+        headers: access.headers,
+        name: inputs.name,
+        sourceConfig: wanted.sourceConfig,
+        sourceRevisionConfig: wanted.sourceRevisionConfig,
+        secrets: inputs.secrets,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        ...given({ health }),
+        commit: commitRequest(inputs.commit, fields, run),
+        onDrift: inputs['on-drift'],
+        dryRun: inputs['dry-run'],
+        dashboardUrl: inputs['dashboard-url'],
+        sensitiveValues: [
+            ...access.sensitiveValues,
+            ...healthSensitiveValues(inputs),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
+        warnings: specWarnings(wanted),
+    };
+}
+function buildDeploySpec(inputs, run) {
+    const wanted = requested(inputs);
+    const problems = combinationProblems(inputs, wanted, run);
+    const fields = sourceFields(inputs, wanted);
+    if (Array.isArray(fields))
+        throw new errors_InputError([...problems, ...fields]);
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+/** Throws an `InputError`: every input wrong on its own, else every one that does not fit the others. */
+function readDeploySpec(read, run) {
+    return buildDeploySpec(readInputs(INPUTS, read, run), run);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/deploy-request.ts
+
+
+
+
+
+
+
+
+
+
+/** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
+const ENTRY_INPUTS = [
+    'source',
+    'config',
+    'integration-id',
+    'repository',
+    'repo-ref',
+    'agent-config-path',
+    'image-uri',
+    'commit',
+    'health-check',
+    'health-check-expect',
+];
+const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
+/** The step's secrets the entry lists (all when it lists none). */
+function agentSecrets({ key, entry }, inputs, words) {
+    const listed = entry.secrets;
+    if (listed === undefined)
+        return { value: inputs.secrets };
+    const given = new Set(inputs.secrets.map((secret) => secret.name));
+    const unknown = [...new Set(listed.filter((name) => !given.has(name)))];
+    if (unknown.length > 0) {
+        return {
+            problems: unknown.map((name) => ({
+                input: pathOf(key, 'secrets'),
+                problem: `'${name}' is not one of ${words.asker}'s secrets (${words.secrets} gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
+            })),
+        };
+    }
+    return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
+}
+function entryInputs({ key, entry }, fields, run) {
+    const problems = [];
+    const overrides = {};
+    for (const field of fields) {
+        const raw = entry[field];
+        if (typeof raw !== 'string')
+            continue;
+        try {
+            overrides[field] = core_inputs_INPUTS[field].parse(raw.trim(), run);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: pathOf(key, field), problem: error.message });
+        }
+    }
+    return { overrides, problems };
+}
+function agentInputs(agent, inputs, run) {
+    const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
+    const secrets = agentSecrets(agent, inputs, wordsOf(run));
+    if ('problems' in secrets)
+        problems.push(...secrets.problems);
+    else
+        overrides.secrets = secrets.value;
+    return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
+}
+/** One agent's request, or its problems: its entry's, else its spec's. */
+function agentRequest(agent, inputs, run) {
+    const own = agentInputs(agent, inputs, run);
+    if (own.problems.length > 0)
+        return own.problems;
+    // The service's access is the step's, checked once; so are health headers or text without a check.
+    const access = [...ACCESS_INPUT_NAMES, ...stepOnlyHealth(agent)];
+    try {
+        const spec = buildDeploySpec(own.inputs, run);
+        return {
+            key: agent.key,
+            name: agent.name,
+            spec,
+            ...given({ environment: agent.entry.environment }),
+        };
+    }
+    catch (error) {
+        if (!(error instanceof errors_InputError))
+            throw error;
+        return error.problems
+            .filter((problem) => !access.includes(problem.input))
+            .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
+    }
+}
+/** The step's health headers and text may serve the agents that set a check, and need not fit the others. */
+function stepOnlyHealth(agent) {
+    return HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check' && !(name in agent.entry));
+}
+/** Two entries that name one environment without `{agent}`. */
+function sharedEnvironments(manifest) {
+    return sharedValues(manifest.agents.map(({ key, entry }) => ({
+        key,
+        value: entry.environment?.includes(AGENT_PLACEHOLDER) === true ? undefined : entry.environment,
+    })), (environment, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
+    }));
+}
+/** Every agent of the manifest, or the one deployment; else one `InputError` naming every problem. */
+function deployRequest(inputs, run) {
+    if (inputs.agents !== undefined)
+        return manifestRequest(inputs, run);
+    const spec = buildDeploySpec(inputs, run);
+    return { layout: 'flat', source: 'inline', agents: [{ key: spec.name, name: spec.name, spec }] };
+}
+function manifestRequest(inputs, run) {
+    const manifest = inputs.agents;
+    if (manifest === undefined) {
+        throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
+    }
+    const named = namedAgents(manifest, inputs.name);
+    const problems = [
+        ...accessProblems(inputs),
+        ...unusedHealthProblems(inputs, wordsOf(run), manifest),
+        ...named.problems,
+    ];
+    const agents = [];
+    for (const agent of named.agents) {
+        const request = agentRequest(agent, inputs, run);
+        if (Array.isArray(request))
+            problems.push(...request);
+        else
+            agents.push(request);
+    }
+    problems.push(...sharedEnvironments(manifest));
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return {
+        layout: 'keyed',
+        source: manifest.source,
+        ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
+        agents,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
+/** A plan never waits, targets no commit, and is a dry run: the rest of the core's inputs are fixed. */
+
+
+
+
+
+
+const SHARED = [
+    ...ACCESS_INPUT_NAMES,
+    'name',
+    'agents',
+    'source',
+    'config',
+    'integration-id',
+    'repository',
+    'repo-ref',
+    'agent-config-path',
+    'image-uri',
+    'secrets',
+    'dashboard-url',
+];
+const FIXED = {
+    'wait-for-ready': 'false',
+    'wait-timeout': '900',
+    'health-check': '',
+    'health-check-headers': '',
+    'health-check-expect': '',
+    commit: 'none',
+    'on-drift': 'warn',
+    'dry-run': 'true',
+};
+const PLAN_SHARED_INPUTS = core_inputs_pick(SHARED);
+const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
+function planAsked(inputs, run) {
+    const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
+    const { 'on-change': onChange, ...shared } = inputs;
+    const core = { ...fixed, ...shared };
+    return { ...deployRequest(core, run), onChange };
+}
+function planRequest(inputs, run) {
+    const { layout, agents, onChange } = planAsked(inputs, run);
+    const [one] = agents;
+    if (layout === 'flat' && one !== undefined)
+        return { spec: one.spec, onChange };
+    throw new InputError([
+        { input: 'agents', problem: 'plans several agents: this plan takes one deployment' },
+    ]);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/status-inputs.ts
+
+
+
+
+
+
+
+
+const STATUS_INPUTS = core_inputs_pick([
+    ...ACCESS_INPUT_NAMES,
+    'name',
+    'agents',
+    'wait-for-ready',
+    'wait-timeout',
+    ...HEALTH_INPUT_NAMES,
+    'dashboard-url',
+]);
+/** Of an entry only its check counts: the rest describes a deploy, which `status` does not make. */
+function agentLookups(manifest, inputs, lookup, run) {
+    const { agents, problems } = namedAgents(manifest, inputs.name);
+    const lookups = agents.map((agent) => {
+        const own = entryInputs(agent, ['health-check', 'health-check-expect'], run);
+        problems.push(...own.problems);
+        const checked = { ...inputs, ...own.overrides };
+        const spec = {
+            ...lookup,
+            name: agent.deploymentName,
+            sensitiveValues: [...lookup.sensitiveValues, ...healthSensitiveValues(checked)],
+        };
+        const health = healthRequest(checked);
+        if (health === undefined)
+            delete spec.health;
+        else
+            spec.health = health;
+        return { key: agent.key, spec };
+    });
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return lookups;
+}
+function lookupOf(inputs, access) {
+    return {
+        ...access,
+        sensitiveValues: [...access.sensitiveValues, ...healthSensitiveValues(inputs)],
+        ...given({ health: healthRequest(inputs) }),
+        name: inputs.name,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        ...given({ dashboardUrl: inputs['dashboard-url'] }),
+    };
+}
+/**
+ * The run is read without its repository (`status` takes no `repository`), so an empty
+ * api key on a pull request whose head names its repository reads as a fork's.
+ */
+function readStatusRequest(read, run) {
+    const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
+    const manifest = inputs.agents;
+    const problems = unusedHealthProblems(inputs, wordsOf(run), manifest);
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    const lookup = lookupOf(inputs, checkedAccess(inputs));
+    if (manifest === undefined) {
+        return { layout: 'flat', source: 'inline', agents: [{ key: lookup.name, spec: lookup }] };
+    }
+    const agents = agentLookups(manifest, inputs, lookup, run);
+    return { layout: 'keyed', source: manifest.source, agents };
+}
+
+;// CONCATENATED MODULE: ./src/common/redact.ts
+/**
+ * Secret values out of free text (logs, messages, the summary); outputs are redacted by
+ * structure (report.ts). The runner's `core.setSecret` masks only the log it renders.
+ */
+
+const MASK = '***';
+/** `4`, `true` or `off` occur everywhere: replacing them would garble every line and hide nothing. */
+function isRedactable(value) {
+    const trimmed = value.trim();
+    return (trimmed.length >= 4 &&
+        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
+        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
+}
+/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
+function asciiEscaped(text, upper) {
+    return text.replace(/[^\x20-\x7e]/g, (character) => upper ? `\\u${unicodeEscape(character).slice(2).toUpperCase()}` : unicodeEscape(character));
+}
+/** Inside JSON: escaped quotes, `\/`, escaped non-ASCII. */
+function jsonForms(value) {
+    const inner = JSON.stringify(value).slice(1, -1);
+    const slashes = inner.replaceAll('/', '\\/');
+    return [inner, slashes].flatMap((form) => [
+        form,
+        asciiEscaped(form, false),
+        asciiEscaped(form, true),
+    ]);
+}
+/**
+ * Inside a URL or a form body: `encodeURIComponent`'s; RFC 3986's and Python's `quote` (`!'()*`
+ * too); form bodies (space as `+`) of Python's `urlencode` and of `URLSearchParams`.
+ */
+function urlForms(value) {
+    const component = encodeURIComponent(value);
+    const strict = component.replace(/[!'()*]/g, percentEscape);
+    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
+    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
+}
+class Redactor {
+    #needles = new Set();
+    /** A short text looks up only what it could hold. */
+    #byLength = new Map();
+    /** Needles that hold the mask itself, which a replacement could make appear. */
+    #holdingMask = new Set();
+    /** A value registered at every poll costs nothing again. */
+    #added = new Set();
+    #sorted;
+    /**
+     * The value and each redactable line of it, in their JSON, URL and form forms. Returns those
+     * not known yet, for the runner's mask.
+     */
+    add(value) {
+        if (this.#added.has(value))
+            return [];
+        this.#added.add(value);
+        const lines = value.split(/\r?\n/).map((line) => line.trim());
+        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
+        const fresh = forms.filter((form) => !this.#needles.has(form));
+        for (const form of forms) {
+            for (const variant of [form, ...jsonForms(form), ...urlForms(form)])
+                this.#addNeedle(variant);
+        }
+        this.#sorted = undefined;
+        return fresh;
+    }
+    redact(text) {
+        let out = text;
+        for (const needle of this.#candidates(text))
+            out = out.split(needle).join(MASK);
+        return out;
+    }
+    #addNeedle(needle) {
+        if (this.#needles.has(needle))
+            return;
+        this.#needles.add(needle);
+        const same = this.#byLength.get(needle.length) ?? new Set();
+        same.add(needle);
+        this.#byLength.set(needle.length, same);
+        if (needle.includes(MASK))
+            this.#holdingMask.add(needle);
+    }
+    /**
+     * Longest first: every one, or, when they far outnumber the places one could sit in `text`
+     * (a status among thousands of secrets), only those it holds and those holding the mask.
+     */
+    #candidates(text) {
+        if (text.length * this.#byLength.size >= this.#needles.size)
+            return this.#longestFirst();
+        const found = new Set(this.#holdingMask);
+        for (const [length, needles] of this.#byLength) {
+            for (let at = 0; at + length <= text.length; at++) {
+                const piece = text.slice(at, at + length);
+                if (needles.has(piece))
+                    found.add(piece);
+            }
+        }
+        return [...found].sort((a, b) => b.length - a.length);
+    }
+    /** The first `characters` code points as received, a secret that runs past the cut masked whole. */
+    redactHead(text, characters) {
+        const needles = this.#longestFirst();
+        let out = '';
+        let index = 0;
+        for (let count = 0; count < characters && index < text.length; count++) {
+            const needle = needles.find((candidate) => text.startsWith(candidate, index));
+            if (needle !== undefined) {
+                out += MASK;
+                index += needle.length;
+                continue;
+            }
+            const character = String.fromCodePoint(text.codePointAt(index) ?? 0);
+            out += character;
+            index += character.length;
+        }
+        return out;
+    }
+    /** A secret containing another is replaced whole. */
+    #longestFirst() {
+        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+        return this.#sorted;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
+
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Two untrusted fields reach other
+ * systems as they are: `custom_url` (the `url` output, `environment_url`, links) passes only as
+ * a publishable address (a password masked and taken out) and `repo_commit_sha` (`commit-sha`,
+ * a GitLab variable, GitHub's compare) only as a full 40-hex commit. No secret value passes:
+ * `status` is redacted where it enters, and a `custom_url` holding one is not published at all,
+ * so that no view can forget it. Each change is said once a run, not at every poll.
+ *
+ * Every secret a deployment carries is registered (`hide`) the moment its answer is parsed:
+ * the service may echo it in any later message (a page-2 error), and nothing may print it first.
+ */
+
+
+
+
+const RecordSecretsSchema = lazy(() => looseObject({ secrets: array(unknown()) }));
+const SecretValueSchema = lazy(() => looseObject({ value: schemas_string() }));
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #redact;
+    #said = new Set();
+    constructor(logger, mask, redact = (text) => text) {
+        this.#logger = logger;
+        this.#mask = mask;
+        this.#redact = redact;
+    }
+    /** Whatever the rest of the record is: one that fails the schema still carries secrets. */
+    hide(record) {
+        const listed = RecordSecretsSchema.safeParse(record);
+        if (!listed.success)
+            return;
+        for (const secret of listed.data.secrets) {
+            const value = SecretValueSchema.safeParse(secret);
+            if (value.success && value.data.value !== '')
+                this.#mask(value.data.value);
+        }
+    }
+    vet(deployment) {
+        this.hide(deployment);
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const status = this.#redact(deployment.status);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha &&
+            status === deployment.status;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            status,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        const its = `the service's custom_url of '${untrusted(deployment.name)}'`;
+        if (!verdict.ok) {
+            this.#once(`custom_url-refused:${given}`, `${its} is not published: ${verdict.why}`);
+            return null;
+        }
+        // A password is taken out above; any other secret value in the address withholds it all.
+        if (this.#redact(verdict.address) !== verdict.address) {
+            const message = `${its} holds a secret value: it is not published (no url output, link or environment_url)`;
+            this.#once(`custom_url-secret:${deployment.id}`, message);
+            return null;
+        }
+        if (verdict.address === given)
+            return given;
+        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+            ? `${its} holds a user or password: it is published without them (the password is masked)`
+            : `${its} holds spaces or control characters: it is published as an address parser reads it`);
+        return verdict.address;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/listing.ts
+/**
+ * The listing of deployments (`GET /v2/deployments`) as the service pages it: its filters,
+ * the one walk every listing and search takes (endpoints.ts), and a status check's answer
+ * read record by record.
+ */
+
+
+
+
+
+const DEPLOYMENTS = '/v2/deployments';
+/**
+ * Walks the listing from its start, pages of at most `size()`, each at the offset the service
+ * returned, handing `onPage` what each page adds (a deployment listed again, as when the list
+ * shifts under the walk, is not handed on twice). Ends at a short or empty page, an offset
+ * that does not advance, or when `onPage` returns false, resolving to the last offset
+ * returned; throws past `maxPages`. A full page with no new id (a service that ignores
+ * `offset`) ends it with a warning, or, for a walk that must prove what is absent (`unpaged`
+ * given), throws: the rest was never seen. Every item of a page is read, even past the limit
+ * asked: a larger page still holds what the walk looks for.
+ */
+async function walkListing(walk, logger, maxPages) {
+    const seen = new Set();
+    let offset = 0;
+    for (let pages = 1; pages <= maxPages; pages++) {
+        const limit = walk.size();
+        const list = await walk.page(offset, limit);
+        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+        for (const deployment of fresh)
+            seen.add(deployment.id);
+        if (!walk.onPage(fresh) || list.resources.length < limit)
+            return list.offset;
+        if (fresh.length === 0) {
+            if (walk.unpaged !== undefined)
+                throw new ActionError(walk.unpaged(offset));
+            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+            return list.offset;
+        }
+        if (list.offset <= offset) {
+            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+            return list.offset;
+        }
+        offset = list.offset;
+    }
+    throw new ActionError(walk.tooLong());
+}
+/**
+ * Each id asked, as `records` list it: its record checked alone and vetted, so one record the
+ * service garbled is only its own agent's problem; or why it cannot be taken (it fails the
+ * schema, or is listed twice with different contents). An id nobody asked for is no answer;
+ * one the answer omits has none. Every record's secrets are registered first, whatever its
+ * shape. `pathOf` names the request for one id, as a failure of it alone would.
+ */
+function answersByIds(records, ids, vetting, pathOf) {
+    for (const record of records)
+        vetting.hide(record);
+    const unusable = (id, problem) => new ServiceError({
+        method: 'GET',
+        path: pathOf(id),
+        problem: `the answer's record of ${id} ${problem}`,
+    });
+    const asked = new Set(ids);
+    const listed = new Map();
+    const answers = new Map();
+    records.forEach((record, index) => {
+        const id = idOf(record);
+        if (id === undefined || !asked.has(id))
+            return;
+        const text = JSON.stringify(record);
+        const earlier = listed.get(id);
+        if (earlier !== undefined) {
+            if (earlier !== text)
+                answers.set(id, unusable(id, 'is listed twice, with different contents'));
+            return;
+        }
+        listed.set(id, text);
+        const parsed = DeploymentSchema.safeParse(record);
+        if (parsed.success) {
+            answers.set(id, vetting.vet(parsed.data));
+            return;
+        }
+        answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
+    });
+    return answers;
+}
+/** The paths the problems would have in the whole answer (`resources[2].created_at`). */
+function atIndex(error, index) {
+    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
+}
+function idOf(record) {
+    if (typeof record !== 'object' || record === null || !('id' in record))
+        return undefined;
+    return typeof record.id === 'string' ? record.id : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+
+
+
+
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    #vetting;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
+    }
+    get words() {
+        return this.#client.words;
+    }
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /** Each deployment's secrets registered before anything can print: the next page's error may echo them. */
+    async #page(query) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { ...query },
+            schema: DeploymentListSchema,
+        });
+        for (const deployment of list.resources)
+            this.#vetting.hide(deployment);
+        return list;
+    }
+    #walk(filters, walk) {
+        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
+        return walkListing({ ...walk, page }, this.#logger, this.#maxPages);
+    }
+    /**
+     * Every deployment named exactly `name` (the service filters by substring only), each id once.
+     * What it returns proves what is absent (a create follows an empty answer), so a listing that
+     * does not page fails it; `proving: false` (a look-up that only warns) ends it with a warning.
+     */
+    async findByName(name, { proving = true } = {}) {
+        const found = [];
+        await this.#walk({ name_contains: name }, {
+            size: () => PAGE_LIMIT,
+            onPage: (fresh) => {
+                for (const deployment of fresh) {
+                    if (deployment.name === name)
+                        found.push(this.#vetting.vet(deployment));
+                }
+                return true;
+            },
+            tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
+            unpaged: proving
+                ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
+                : undefined,
+        });
+        return found;
+    }
+    /**
+     * At most `limit` deployments `filters` select, each id once. With `probe`, a list that reaches
+     * `limit` asks for one more to say whether it goes on (`more`).
+     */
+    async list(filters, limit, { probe = false } = {}) {
+        const deployments = [];
+        const keep = (page) => {
+            deployments.push(...page);
+            return true;
+        };
+        const { more } = await this.listPages(filters, limit, keep, { probe });
+        return { deployments, more };
+    }
+    /**
+     * `list`, each page handed to `onPage` and not kept, so memory does not grow with the listing
+     * (only the ids). `onPage` returning false ends it there: no further page, no probe.
+     */
+    async listPages(filters, limit, onPage, { probe = false } = {}) {
+        const taken = new Set();
+        const left = () => limit - taken.size;
+        if (limit <= 0)
+            return { count: 0, more: false };
+        let stopped = false;
+        const offset = await this.#walk(filters, {
+            size: () => Math.min(PAGE_LIMIT, left()),
+            onPage: (fresh) => {
+                const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+                for (const deployment of page)
+                    taken.add(deployment.id);
+                stopped = page.length > 0 && !onPage(page);
+                return !stopped && left() > 0;
+            },
+            tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`,
+        });
+        if (!probe || stopped || left() > 0)
+            return { count: taken.size, more: false };
+        const next = await this.#page({ ...filters, limit: 1, offset });
+        return {
+            count: taken.size,
+            more: next.resources.some((deployment) => !taken.has(deployment.id)),
+        };
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
+        if (answer instanceof ServiceError)
+            throw answer;
+        return answer;
+    }
+    /** `getById` for up to 100 ids, each answered on its own (a bad record is only its id's error). */
+    getByIds(ids, timeoutMs) {
+        // More is a caller's mistake: one page holds 100.
+        if (ids.length > PAGE_LIMIT)
+            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
+        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
+    }
+    async #byIds(ids, query, timeoutMs) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { deployment_ids: ids.join(','), ...query },
+            schema: DeploymentBatchSchema,
+            attempts: 1,
+            timeoutMs,
+        });
+        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
+    }
+    /** `reconcile` finds what is there when the create may have taken effect unanswered, or on 409. */
+    async create(request, reconcile) {
+        const answered = await this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+        return { ...answered, value: this.#vetting.vet(answered.value) };
+    }
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/decisions/report.ts
 /** What the run hands to later steps (flat, or keyed by agent) and what a dry run prints; every secret value `***` first. */
 
@@ -41105,124 +41639,140 @@ function manifestLiveness(entries) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/live.ts
+;// CONCATENATED MODULE: ./src/run/ports/events.ts
+/**
+ * The one channel by which the core tells its runner anything; each view (`EventView`)
+ * decides how an event looks (log, outputs, GitHub records, `--events`). A port: it imports
+ * nothing from the steps and flows that emit it.
+ *
+ * Secrets are redacted once, in `RunEvents.emit`: an event's free text goes through the
+ * runner's `redact`; reports carry text already redacted and secret values as `***`; outputs
+ * are data, redacted by structure.
+ */
 
-
-function latestCommit(deployment) {
-    const sha = deployment.source_revision_config.repo_commit_sha;
-    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+/** The free text of each kind of event (a `null` or absent one stays so). */
+const FREE_TEXT = {
+    log: ['message'],
+    phase: ['message'],
+    waiting: ['waitingFor', 'briefly', 'note'],
+    status_change: ['status', 'waitingFor'],
+    health: ['url', 'error'],
+};
+function redacted(event, redact) {
+    const made = { ...event };
+    for (const field of FREE_TEXT[event.kind] ?? []) {
+        const text = made[field];
+        if (typeof text === 'string')
+            made[field] = redact(text);
+    }
+    return made;
 }
-/** `seenRevisions`: a revision for another commit not among them is a newer push. */
-function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    const deleting = 'the deployment is being deleted (AWAITING_DELETE)';
-    if (status === 'AWAITING_DELETE')
-        return { live: false, missing: deleting, final: true };
-    if (status !== 'READY') {
-        const shown = untrusted(status);
-        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
+/** The channel of one run: every view sees every event, in order, redacted. */
+class RunEvents {
+    #views;
+    #redact;
+    #pending = [];
+    constructor(views, redact) {
+        this.#views = views;
+        this.#redact = redact;
     }
-    if (latest === null) {
-        return target === undefined
-            ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+    emit = (event) => {
+        const made = redacted(event, this.#redact);
+        for (const view of this.#views) {
+            const work = view(made);
+            if (work !== undefined)
+                this.#pending.push(work);
+        }
+    };
+    /** Resolves once every view has done the work an event started (each view bounds its own). */
+    async settled() {
+        const pending = this.#pending;
+        this.#pending = [];
+        await Promise.allSettled(pending);
     }
-    if (active !== latest) {
-        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
-        return {
-            live: false,
-            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
-        };
-    }
-    if (target === undefined)
-        return { live: true };
-    const commit = latestCommit(deployment);
-    if (commit === target.sha)
-        return { live: true };
-    const order = commit === undefined ? undefined : orderOf(commit);
-    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
-    if (commit !== undefined &&
-        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
-        return { live: true, supersededBy: commit };
-    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
-    const relation = order === 'older' ? 'older than' : 'not';
-    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
-    // Older: the target's push may still come. Not known: only a push of the target builds it.
-    if (commit === undefined || order === 'older')
-        return { live: false, missing };
-    return {
-        live: false,
-        missing: `${missing}; which of the two is newer is not known here`,
-        remedy: unpushedRemedy(deployment, target.sha, commit),
+    logger = {
+        info: (message) => this.emit({ kind: 'log', level: 'info', message }),
+        notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
+        warning: (message) => this.emit({ kind: 'log', level: 'warning', message }),
+        debug: (message) => this.emit({ kind: 'log', level: 'debug', message }),
     };
 }
-function unpushedRemedy(deployment, target, live) {
-    const ref = deployment.source_revision_config.repo_ref;
-    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
-    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
+/** The wait's line in a log: `waiting until live: WHAT; 12.0 s so far[; NOTE]`. */
+function waitingLine(event) {
+    const after = event.note === undefined ? '' : `; ${event.note}`;
+    return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
 }
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+/** `log` events and the wait's state as lines of a `Logger`; the rest is left to other views. */
+function logView(logger) {
+    return (event) => {
+        if (event.kind === 'log')
+            logger[event.level](event.message);
+        else if (event.kind === 'waiting')
+            logger.info(waitingLine(event));
+    };
 }
-/** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
-function chooseTarget(commit, tracked, logger) {
-    switch (commit.kind) {
-        case 'sha':
-            return { sha: commit.sha };
-        case 'none':
-            logger.info(`no commit is targeted: ${commit.reason}`);
-            return undefined;
-        case 'auto':
-            if (tracked === commit.branch)
-                return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
-            return undefined;
+/** Each of `views`, told every event with the agent's key. */
+function agentViews(views, agent) {
+    return views.map((view) => (event) => view({ ...event, agent }));
+}
+/** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */
+async function withEvents(io, flow) {
+    const events = new RunEvents(io.views, io.redact);
+    try {
+        return await flow(events);
+    }
+    finally {
+        await events.settled();
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/commit-order.ts
-
-
-
-/** A wait sees a few pushes, not hundreds. */
-const MAX_QUESTIONS = 20;
-class CommitOrders {
-    #answers = new Map();
-    #asking;
-    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
-    constructor(ask, repository, target, logger) {
-        this.#asking = { ask, repository, target: target?.sha, logger };
-    }
-    of(commit) {
-        return this.#answers.get(commit);
-    }
-    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
-    async learn(deployment) {
-        const commit = latestCommit(deployment);
-        const { ask, repository, target, logger } = this.#asking;
-        if (ask === undefined || repository === undefined || target === undefined)
-            return;
-        if (commit === undefined || commit === target || this.#answers.has(commit))
-            return;
-        if (this.#answers.size >= MAX_QUESTIONS)
-            return;
-        this.#answers.set(commit, undefined);
-        const order = await ask(repository, target, commit);
-        this.#answers.set(commit, order);
-        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        logger.debug(`commit order of ${which}: ${order ?? 'not known, so it counts as before'}`);
-    }
+;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
+function flatSummary(summary) {
+    return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/repository.ts
+;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
+/** Runs `work` between a `phase` and a `phase_over` event (the views' log group), however it ends. */
+function inGroup({ events }) {
+    return async (name, phase, work) => {
+        events?.({ kind: 'phase', phase, message: name, grouped: true });
+        try {
+            return await work();
+        }
+        finally {
+            events?.({ kind: 'phase_over', phase, grouped: true });
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/find.ts
 /**
- * Which repository a codehost deploy builds from: the integration's listed entry for the
- * step's `repository` (on its host, when known), exact, else case-insensitive; else an error
- * that says what the integration does list.
+ * The one way to find a deployment by its exact name (the service filters by substring, and
+ * does not enforce unique names), and which repository a codehost deploy builds from: the
+ * integration's listed entry for the step's `repository` (on its host, when known), exact,
+ * else case-insensitive; else an error that says what the integration does list.
  */
 
 
+
+/** Looked for in a log group of its own; `said` writes what was found there. */
+function findDeployment(name, dependencies, said) {
+    const { service, logger } = dependencies;
+    return inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => {
+        const found = pickOne(await service.findByName(name), name, logger);
+        said?.(found);
+        return found;
+    });
+}
+/** Among several of the name: one not being deleted, then the oldest; a warning names every id. */
+function pickOne(found, name, logger) {
+    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+        Date.parse(a.created_at) - Date.parse(b.created_at));
+    if (first === undefined || others.length === 0)
+        return first;
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    return first;
+}
 /** Repositories named in the error when the wanted one is not listed. */
 const REPOSITORIES_SHOWN = 5;
 const fullName = (repository) => `${repository.owner}/${repository.name}`;
@@ -41245,6 +41795,166 @@ async function resolveRepository(service, spec, repositories) {
     const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
     const more = onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
     throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/deploy.ts
+/**
+ * Which repository, which deployment of the name, reuse or create: never two from one name
+ * where the service lets the action prevent it, and a warning with every id where it cannot.
+ */
+
+
+
+
+
+/** The listing may lag a create (no read-after-write): the name is looked up after each pause. */
+const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
+/** A create stored under another name fails the step (the next run would not find it); the outputs still say what was created. */
+class RenamedError extends ActionError {
+    name = 'RenamedError';
+    created;
+    constructor(created, words) {
+        const { deployment, request } = created;
+        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
+        this.created = created;
+    }
+}
+function buildCreateRequest(spec, repository) {
+    const request = {
+        name: spec.name,
+        source: spec.source,
+        source_config: { ...spec.sourceConfig },
+        source_revision_config: { ...spec.sourceRevisionConfig },
+        secrets: spec.secrets.map((secret) => ({ ...secret })),
+    };
+    // A codehost deployment builds on push unless the step says otherwise.
+    if (spec.source === 'codehost' && spec.sourceConfig.build_on_push === undefined) {
+        request.source_config.build_on_push = true;
+    }
+    if (repository !== undefined) {
+        request.source_config.repo_url = repository.url;
+        request.source_config.integration_id = repository.host_integration_id;
+        request.source_revision_config.repo_ref ??= repository.default_branch;
+    }
+    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
+        request.secret_references = spec.secretReferences;
+    }
+    return request;
+}
+/** Carries the deployment the run found, so the outputs can still say which. */
+class NotReusableError extends ActionError {
+    name = 'NotReusableError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
+function checkReusable(deployment, spec, words) {
+    if (deployment.source !== spec.source) {
+        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or deploy with source ${deployment.source}.`, deployment);
+    }
+    if (deployment.status === 'AWAITING_DELETE') {
+        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run ${words.asker} again, or deploy under another name.`, deployment);
+    }
+    return deployment;
+}
+async function findSettled(name, dependencies) {
+    const { service, clock, signal, logger } = dependencies;
+    for (const pause of SETTLE_PAUSES_MS) {
+        await clock.sleep(pause, signal);
+        const found = pickOne(await service.findByName(name), name, logger);
+        if (found !== undefined)
+            return found;
+    }
+    return undefined;
+}
+const settleWindow = runtime_formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
+/** After a 409 or a create that may have taken effect: a 409 with nothing listed fails; an ambiguous create is tried again. */
+function reconcileCreate(name, dependencies) {
+    const { logger } = dependencies;
+    return async (failure) => {
+        const conflict = failure.status === 409;
+        logger.info(conflict
+            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
+            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
+        const found = await findSettled(name, dependencies).catch((lookUpError) => {
+            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
+                throw lookUpError;
+            }
+            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning ${dependencies.service.words.asker} again is safe: it finds the deployment before creating one.`);
+        });
+        if (found !== undefined) {
+            logger.info(`'${name}' exists (${found.id}): using it`);
+            return found;
+        }
+        if (conflict) {
+            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run ${dependencies.service.words.asker} again later.`);
+        }
+        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
+        return undefined;
+    };
+}
+/** After a create: the stored name must be the asked one, and a look-up warns when two runs raced to the name. */
+async function checkCreated(created, dependencies) {
+    const { deployment } = created;
+    const name = created.request.name;
+    if (deployment.name !== name)
+        throw new RenamedError(created, dependencies.service.words);
+    const ids = new Set([
+        deployment.id,
+        ...(await dependencies.service.findByName(name, { proving: false })).map((d) => d.id),
+    ]);
+    if (ids.size > 1) {
+        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
+    }
+}
+/** The create, reconciled; a deployment found by a look-up is checked like any found by its name. */
+async function create(spec, request, repository, dependencies, onCreated) {
+    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
+    const deployment = via === 'answer' ? value : checkReusable(value, spec, dependencies.service.words);
+    // A deployment that answered a 409 was created by another run.
+    const created = via !== 'conflict';
+    if (created)
+        onCreated?.({ request, repository, deployment, created });
+    // The reconcile look-up found the exact name and warned about duplicates already.
+    if (via === 'answer')
+        await checkCreated({ request, repository, deployment, created }, dependencies);
+    return { deployment, created };
+}
+/**
+ * Resolve, find, then reuse or create (or say what a dry run would). The hooks hear the body
+ * and the created deployment at once, so a run that fails later still says what exists.
+ */
+async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
+    const { service, logger } = dependencies;
+    const group = inGroup(dependencies);
+    const repository = spec.source === 'codehost'
+        ? await group(`Resolving repository ${fullName(spec.repository)}`, 'resolve', async () => {
+            const found = await resolveRepository(service, spec, dependencies.repositories);
+            logger.info(`${fullName(spec.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
+            return found;
+        })
+        : undefined;
+    const request = buildCreateRequest(spec, repository);
+    onRequest?.(request);
+    const existing = await findDeployment(spec.name, dependencies, (found) => logger.info(found === undefined
+        ? `no deployment is named '${spec.name}'`
+        : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`));
+    const reused = existing && checkReusable(existing, spec, service.words);
+    if (reused !== undefined)
+        return { request, repository, deployment: reused, created: false };
+    if (spec.dryRun) {
+        logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);
+        return { request, repository, created: false };
+    }
+    return group(`Creating deployment '${spec.name}'`, 'create', async () => {
+        const outcome = await create(spec, request, repository, dependencies, onCreated);
+        logger.info(outcome.created
+            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
+            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
+        return { request, repository, ...outcome };
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
@@ -41351,9 +42061,113 @@ function showValue(value) {
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/live.ts
+
+
+function latestCommit(deployment) {
+    const sha = deployment.source_revision_config.repo_commit_sha;
+    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+}
+/** `seenRevisions`: a revision for another commit not among them is a newer push. */
+function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    const deleting = 'the deployment is being deleted (AWAITING_DELETE)';
+    if (status === 'AWAITING_DELETE')
+        return { live: false, missing: deleting, final: true };
+    if (status !== 'READY') {
+        const shown = untrusted(status);
+        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
+    }
+    if (latest === null) {
+        return target === undefined
+            ? { live: true }
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+    }
+    if (active !== latest) {
+        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
+        return {
+            live: false,
+            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
+        };
+    }
+    if (target === undefined)
+        return { live: true };
+    const commit = latestCommit(deployment);
+    if (commit === target.sha)
+        return { live: true };
+    const order = commit === undefined ? undefined : orderOf(commit);
+    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+    if (commit !== undefined &&
+        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
+        return { live: true, supersededBy: commit };
+    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const relation = order === 'older' ? 'older than' : 'not';
+    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
+    // Older: the target's push may still come. Not known: only a push of the target builds it.
+    if (commit === undefined || order === 'older')
+        return { live: false, missing };
+    return {
+        live: false,
+        missing: `${missing}; which of the two is newer is not known here`,
+        remedy: unpushedRemedy(deployment, target.sha, commit),
+    };
+}
+function unpushedRemedy(deployment, target, live) {
+    const ref = deployment.source_revision_config.repo_ref;
+    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
+    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
+}
+function trackedRef(deployment, requested) {
+    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+}
+/** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
+function chooseTarget(commit, tracked, logger) {
+    switch (commit.kind) {
+        case 'sha':
+            return { sha: commit.sha };
+        case 'none':
+            logger.info(`no commit is targeted: ${commit.reason}`);
+            return undefined;
+        case 'auto':
+            if (tracked === commit.branch)
+                return { sha: commit.sha, branch: commit.branch };
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
+            return undefined;
+    }
+}
+/** A wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+class CommitOrders {
+    #answers = new Map();
+    #asking;
+    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+    constructor(ask, repository, target, logger) {
+        this.#asking = { ask, repository, target: target?.sha, logger };
+    }
+    of(commit) {
+        return this.#answers.get(commit);
+    }
+    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+    async learn(deployment) {
+        const commit = latestCommit(deployment);
+        const { ask, repository, target, logger } = this.#asking;
+        if (ask === undefined || repository === undefined || target === undefined)
+            return;
+        if (commit === undefined || commit === target || this.#answers.has(commit))
+            return;
+        if (this.#answers.size >= MAX_QUESTIONS)
+            return;
+        this.#answers.set(commit, undefined);
+        const order = await ask(repository, target, commit);
+        this.#answers.set(commit, order);
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        logger.debug(`commit order of ${which}: ${order ?? 'not known, so it counts as before'}`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/decisions/goal.ts
 /** What the step asks of the deployment `deploy` found or created (docs/how-it-works.md, "What green means", "Drift"). */
-
 
 
 
@@ -41510,6 +42324,2444 @@ function stepFailure(findings, policy, words) {
     return unhealthy && liveness.final === true
         ? `Deployment '${name}' is not live: ${liveness.missing}.`
         : undefined;
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
+/**
+ * One HTTP exchange's bounds: a signal aborted once `timeoutMs` pass or the run is cancelled,
+ * whichever comes first (`timedOut` and `cancelled` say which; `end()` clears the timer and
+ * the listener), and its answer's body read to at most `limit` bytes.
+ */
+
+class ExchangeBound {
+    #abort = new AbortController();
+    #cancel;
+    #timer;
+    #onCancel = () => this.#abort.abort();
+    signal = this.#abort.signal;
+    #timedOut = false;
+    /** Throws `CancelledError` when the run is cancelled already. */
+    constructor(timeoutMs, cancel) {
+        if (cancel?.aborted)
+            throw new CancelledError();
+        this.#cancel = cancel;
+        this.#timer = setTimeout(() => {
+            this.#timedOut = true;
+            this.#abort.abort();
+        }, timeoutMs);
+        cancel?.addEventListener('abort', this.#onCancel, { once: true });
+    }
+    get timedOut() {
+        return this.#timedOut;
+    }
+    /** The run was cancelled: the caller throws `CancelledError`, never a failure of its own. */
+    get cancelled() {
+        return this.#cancel?.aborted === true;
+    }
+    end() {
+        clearTimeout(this.#timer);
+        this.#cancel?.removeEventListener('abort', this.#onCancel);
+    }
+}
+/**
+ * At most `limit` bytes of `body`, and whether it held more. Leaving the loop early destroys
+ * the rest (and its connection), so a body that never ends costs no more than `limit`.
+ */
+async function boundedBody(body, limit) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limit)
+            break;
+    }
+    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
+}
+
+// EXTERNAL MODULE: external "node:dns"
+var external_node_dns_ = __nccwpck_require__(610);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/service/address-guard.ts
+/**
+ * Where a health check never goes: a link-local or metadata address (169.254.0.0/16, fe80::/10,
+ * AWS's fd00:ec2::254), literal or resolved. The look-up refuses it before any connection is
+ * made, so no header reaches it.
+ */
+
+
+const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
+const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
+/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included). */
+function groupsOf(ip) {
+    let text = ip.toLowerCase().replace(/%.*$/, '');
+    const last = text.lastIndexOf(':') + 1;
+    const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text.slice(last));
+    if (v4 !== null) {
+        const [a, b, c, d] = v4.slice(1).map(Number);
+        text = `${text.slice(0, last)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    }
+    const [head = '', tail] = text.split('::');
+    const left = head === '' ? [] : head.split(':');
+    const right = tail === undefined || tail === '' ? [] : tail.split(':');
+    const missing = 8 - left.length - right.length;
+    if (missing < 0 || (tail === undefined && missing !== 0))
+        return undefined;
+    return [...left, ...Array(missing).fill('0'), ...right].map((g) => parseInt(g, 16));
+}
+function isForbiddenV4(ip) {
+    const [a, b] = ip.split('.').map(Number);
+    return a === 169 && b === 254;
+}
+function isForbiddenIp(ip) {
+    const version = (0,external_node_net_.isIP)(ip.replace(/%.*$/, ''));
+    if (version === 4)
+        return isForbiddenV4(ip);
+    if (version !== 6)
+        return false;
+    const groups = groupsOf(ip);
+    if (groups === undefined)
+        return false;
+    const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
+    if ((first & 0xffc0) === 0xfe80)
+        return true;
+    // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
+    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
+        return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
+    }
+    return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
+}
+function isForbiddenHost(hostname) {
+    return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
+}
+function forbidden(hostname, ip) {
+    const error = new Error(`${hostname} resolves to ${ip}, ${FORBIDDEN_WORDS}: not checked`);
+    error.code = FORBIDDEN_ADDRESS;
+    return error;
+}
+function guardedLookup(lookup = external_node_dns_.lookup) {
+    const guarded = (hostname, options, callback) => {
+        const answered = (error, address, family) => {
+            if (error !== null)
+                return callback(error, address, family);
+            const found = Array.isArray(address)
+                ? address.map((entry) => entry.address)
+                : [String(address)];
+            const bad = found.find(isForbiddenIp);
+            if (bad !== undefined)
+                return callback(forbidden(hostname, bad), address, family);
+            callback(null, address, family);
+        };
+        lookup(hostname, options, answered);
+    };
+    return guarded;
+}
+/**
+ * Asked before a request through a proxy, which resolves the name itself. A failed look-up
+ * says nothing (the proxy may know names this machine does not).
+ */
+function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
+    if ((0,external_node_net_.isIP)(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0)
+        return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+        guardedLookup(lookup)(hostname, { all: true }, (error) => {
+            resolve(error?.code === FORBIDDEN_ADDRESS ? error.message : undefined);
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/service/proxy.ts
+
+let loaded;
+async function loadUndici() {
+    return (loaded ??= await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 4371, 19)));
+}
+function loadedUndici() {
+    if (loaded === undefined)
+        throw new Error('undici is used before loadUndici() loaded it');
+    return loaded;
+}
+/** Read as undici reads them: the lower-case name first. */
+function proxySettingsFrom(env) {
+    return {
+        httpsProxy: proxyAddress(env, 'https_proxy'),
+        httpProxy: proxyAddress(env, 'http_proxy'),
+        noProxy: env.no_proxy ?? env.NO_PROXY,
+    };
+}
+/** Checked before any request; the error names the variable, never its value (it may hold a password). */
+function proxyAddress(env, lower) {
+    const name = env[lower] !== undefined ? lower : lower.toUpperCase();
+    const value = env[name];
+    if (value === undefined || value === '')
+        return value;
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    const usable = url !== undefined &&
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        url.pathname === '/' &&
+        url.search === '' &&
+        url.hash === '';
+    if (!usable) {
+        throw new ActionError(`The proxy variable ${name} is not a proxy address: give http://host:port or https://host:port (user and password allowed), with no path, query or fragment, or unset it.`);
+    }
+    return value;
+}
+/** Drops undici's "EnvHttpProxyAgent is experimental" warning (users read it as a fault), only that one. */
+function withoutExperimentalWarning(make) {
+    // Put back as it was, unbound: it is process's own method.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning, ...rest) => {
+        if (rest[0]?.code === 'UNDICI-EHPA')
+            return;
+        Reflect.apply(emitWarning, process, [warning, ...rest]);
+    };
+    try {
+        return make();
+    }
+    finally {
+        process.emitWarning = emitWarning;
+    }
+}
+/**
+ * Undefined (undici's global one) when no proxy is set. `options.connect` reaches the direct
+ * agents (hosts in `NO_PROXY`), `requestTls` the target's TLS through a tunnel.
+ */
+function proxyDispatcher(proxy, options = {}) {
+    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
+    if (httpsProxy === '' && httpProxy === '')
+        return undefined;
+    return withoutExperimentalWarning(() => new (loadedUndici().EnvHttpProxyAgent)({ ...options, httpsProxy, httpProxy, noProxy }));
+}
+
+;// CONCATENATED MODULE: ./src/service/address-check.ts
+/**
+ * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"):
+ * only https:// or a loopback http://, never a link-local or metadata address, redirects only
+ * to the same origin, TLS verified, the proxy honoured. Header and query values are secrets,
+ * hidden in all it says, even where the answer echoes them.
+ */
+
+
+
+
+
+
+
+
+
+
+/** An agent that scales to zero may take this long to answer. */
+const CHECK_TIMEOUT_MS = 30_000;
+/** The expected text is looked for in these bytes only. */
+const MAX_BODY_BYTES = 64 * 1024;
+const MAX_REDIRECTS = 5;
+const EXCERPT_CHARACTERS = 200;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Decided before any connection. */
+function refusal(address) {
+    if (!URL.canParse(address))
+        return 'the health check address is not a valid URL';
+    const url = new URL(address);
+    const shown = shownAddress(url);
+    switch (webAddressFault(url)) {
+        case 'credentials':
+            return `${shown} holds credentials: pass them as headers`;
+        case 'plain-http':
+            return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
+        case 'scheme':
+            return `${shown} is not checked: it must be an https:// address`;
+    }
+    if (isForbiddenHost(url.hostname))
+        return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
+    return undefined;
+}
+/** The one GET of the check; throws `CancelledError` on cancel. */
+async function askAddress(address, options = {}) {
+    // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
+    const hidden = new Redactor();
+    for (const value of Object.values(options.headers ?? {}))
+        hidden.add(value);
+    for (const value of queryValues(address))
+        hidden.add(value);
+    const hide = (text) => hidden.redact(text);
+    const refused = refusal(address);
+    if (refused !== undefined)
+        return failed({ ok: false, error: hide(refused), refused: true });
+    const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+    await loadUndici();
+    const bound = new ExchangeBound(timeoutMs, options.signal);
+    const route = dispatcherFor(options);
+    let result;
+    try {
+        result = await exchange(new URL(address), options, route, bound.signal, hidden);
+    }
+    catch (error) {
+        if (bound.cancelled)
+            throw new CancelledError();
+        const forbidden = forbiddenCause(error);
+        if (forbidden !== undefined)
+            return failed({ ok: false, error: hide(forbidden), refused: true });
+        const { problem } = networkFailure(error, bound.timedOut, timeoutMs);
+        return failed({ ok: false, error: hide(problem) });
+    }
+    finally {
+        bound.end();
+        route.dispatcher.destroy().catch(() => undefined);
+    }
+    if (!('body' in result)) {
+        return failed(result.error === undefined ? result : { ...result, error: hide(result.error) });
+    }
+    const { status, body } = result;
+    // Redacted once for all who judge the answer.
+    const redact = options.redact ?? ((text) => text);
+    let shown;
+    const redactedText = () => (shown ??= redact(body.toString('utf8')));
+    return (expect) => judge(status, body, expect, hidden, redactedText);
+}
+function dispatcherFor(options) {
+    const connect = {
+        lookup: guardedLookup(options.lookup),
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+    };
+    const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
+    const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
+    if (viaProxy !== undefined)
+        return { dispatcher: viaProxy, proxied: true };
+    return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
+}
+async function exchange(start, options, route, signal, hidden) {
+    const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
+    let url = start;
+    for (let redirects = 0;; redirects++) {
+        if (route.proxied) {
+            const refused = await whileNotAborted(forbiddenResolution(url.hostname, options.lookup), signal);
+            if (refused !== undefined)
+                return { ok: false, error: refused, refused: true };
+        }
+        const answer = await loadedUndici().request(url, {
+            method: 'GET',
+            headers,
+            signal,
+            dispatcher: route.dispatcher,
+        });
+        const status = answer.statusCode;
+        const location = answer.headers.location;
+        if (!REDIRECTS.has(status) || typeof location !== 'string') {
+            const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
+            return { status, body };
+        }
+        // A redirect's body is not read; dropping it drops its connection, no error to report.
+        answer.body.on('error', () => undefined).destroy();
+        if (!URL.canParse(location, url.href)) {
+            return { ok: false, status, error: `${status} redirect to an address that is not one` };
+        }
+        const next = new URL(location, url);
+        if (next.origin !== url.origin) {
+            const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
+            return { ok: false, status, error };
+        }
+        if (redirects >= MAX_REDIRECTS) {
+            return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
+        }
+        url = next;
+        for (const value of queryValues(url.href))
+            hidden.add(value);
+    }
+}
+/** A DNS look-up cannot be stopped: rejected as soon as `signal` aborts. */
+function whileNotAborted(work, signal) {
+    if (signal.aborted)
+        return Promise.reject(new Error('aborted'));
+    return new Promise((resolve, reject) => {
+        const onAbort = () => reject(new Error('aborted'));
+        signal.addEventListener('abort', onAbort, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+}
+function judge(status, body, expected, hidden, redactedText) {
+    const answered = status >= 200 && status <= 299;
+    const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
+    if (answered && holds)
+        return { ok: true, status };
+    const error = answered
+        ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
+        : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
+    // The run's secrets hidden in all that was read, then cut as received (the check's own values
+    // hidden whole at the cut), then made one line: whitespace collapsed never lets text past the cut in.
+    const head = hidden.redactHead(redactedText(), EXCERPT_CHARACTERS);
+    const text = head.replace(/\s+/g, ' ').trim();
+    if (text === '')
+        return { ok: false, status, error };
+    return { ok: false, status, error, bodyExcerpt: untrusted(text) };
+}
+/** A failure, the same for every expected text. */
+function failed(result) {
+    return () => result;
+}
+/** A forbidden resolved address refused the connection before it was made. */
+function forbiddenCause(error) {
+    for (let cause = error; cause instanceof Error; cause = cause.cause) {
+        if (cause.code === FORBIDDEN_ADDRESS)
+            return cause.message;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/service/retry.ts
+const DEFAULT_RETRY_POLICY = {
+    attempts: 5,
+    initialDelayMs: 1_000,
+    maxDelayMs: 20_000,
+    maxRetryAfterMs: 60_000,
+    requestTimeoutMs: 30_000,
+};
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** The three forms of an HTTP date (RFC 9110, 5.6.7); what `Date.parse` alone takes (`-5`, `2025`) is not one. */
+const HTTP_DATE = new RegExp(`^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`);
+/**
+ * `Retry-After` in milliseconds (RFC 9110, 10.2.3): whole seconds or a date to come. Anything
+ * else (`-5`, `1.5`, a past date) is ignored, so a hostile or stale header never makes the
+ * retries come faster than the back-off would.
+ */
+function parseRetryAfter(value, wallTime) {
+    const trimmed = value?.trim() ?? '';
+    if (/^\d+$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    if (!HTTP_DATE.test(trimmed))
+        return undefined;
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date) || date <= wallTime)
+        return undefined;
+    return date - wallTime;
+}
+/** After failed attempt `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
+function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
+    const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = policy;
+    if (retryAfterMs !== undefined)
+        return Math.min(retryAfterMs, maxRetryAfterMs);
+    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
+    return Math.round(backoff / 2 + (backoff / 2) * clock.random());
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/pace.ts
+/**
+ * How long the run waits between attempts and between checks. For tests, a variable can only
+ * shorten them, never lengthen them; nothing else changes (attempts, growth, deadlines):
+ * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second attempt (1 s,
+ *   doubling up to 20 s);
+ * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks (2 s);
+ * - `DEPLOY_AGENT_HEARTBEAT_MS`: how often the log says a wait sees no change (30 s).
+ */
+
+const DEFAULT_WAIT = {
+    initialIntervalMs: 1_000,
+    maxIntervalMs: 2_000,
+    growth: 2,
+    maxFailedPolls: 5,
+    maxSlowdownMs: 60_000,
+    heartbeatMs: 30_000,
+};
+const DEFAULT_PACE = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
+/** A test-only variable's milliseconds, at most `limit`; `limit` when not a positive number. */
+function shortenedMs(text, limit) {
+    const wanted = Number(text);
+    return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
+}
+function paceFrom(env) {
+    const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
+    const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
+    const pollMs = shortenedMs(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
+    return {
+        retry: {
+            ...DEFAULT_RETRY_POLICY,
+            initialDelayMs: retryDelayMs,
+            maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs * scale,
+        },
+        wait: {
+            ...DEFAULT_WAIT,
+            initialIntervalMs: Math.min(DEFAULT_WAIT.initialIntervalMs, pollMs),
+            maxIntervalMs: pollMs,
+            heartbeatMs: shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, DEFAULT_WAIT.heartbeatMs),
+        },
+    };
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
+
+function startSchedule(options, now) {
+    return {
+        intervalMs: options.initialIntervalMs,
+        lastCheckAt: now,
+        checks: 0,
+        failedInARow: 0,
+        throttledInARow: 0,
+        slowdownMs: 0,
+    };
+}
+function refusalOf(failure) {
+    if (!(failure instanceof ServiceError))
+        return { throttled: false };
+    const { retryAfterMs } = failure.details;
+    return {
+        throttled: failure.status === 429,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
+}
+function nextMove(schedule, deadline, now) {
+    const remaining = deadline - now;
+    if (remaining <= 0)
+        return { kind: 'stop' };
+    const wanted = Math.max(schedule.intervalMs - (now - schedule.lastCheckAt), schedule.slowdownMs);
+    // Keeps 30 checks a minute: never a check closer than its interval, nor past the deadline.
+    if (wanted > remaining)
+        return { kind: 'pause-to-deadline', pauseMs: remaining };
+    return { kind: 'check', pauseMs: Math.max(0, wanted) };
+}
+function checkStarted(schedule, options, now) {
+    return {
+        ...schedule,
+        lastCheckAt: now,
+        intervalMs: Math.min(options.maxIntervalMs, schedule.intervalMs * options.growth),
+        checks: schedule.checks + 1,
+    };
+}
+/** How long a check started at `now` may take: the last may not outlast the deadline by more than a second. */
+function checkTimeoutMs(deadline, now) {
+    return Math.max(1_000, deadline - now);
+}
+function answered(schedule) {
+    return { ...schedule, failedInARow: 0, throttledInARow: 0, slowdownMs: 0 };
+}
+/** `throttled`: the `429`s before it in a row. */
+function slowdownOf(refusal, throttled, options) {
+    const asked = refusal.retryAfterMs ?? (refusal.throttled ? options.maxIntervalMs * 2 ** throttled : 0);
+    return Math.min(asked, options.maxSlowdownMs);
+}
+/** A `429` only slows the checks (the deadline still holds); any other failure counts in a row. */
+function refused(schedule, refusal, options) {
+    if (refusal.throttled) {
+        return {
+            ...schedule,
+            slowdownMs: slowdownOf(refusal, schedule.throttledInARow, options),
+            throttledInARow: schedule.throttledInARow + 1,
+        };
+    }
+    return {
+        ...schedule,
+        slowdownMs: slowdownOf(refusal, 0, options),
+        throttledInARow: 0,
+        failedInARow: schedule.failedInARow + 1,
+    };
+}
+function givesUp(schedule, options) {
+    return schedule.failedInARow > options.maxFailedPolls;
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/status-checks.ts
+/**
+ * The status checks of every waiting agent as one request
+ * (`GET /v2/deployments?deployment_ids=A,B,…`, 100 ids a request), at one wait's pace whatever
+ * the number of agents (wait-schedule.ts; after a `429` or `Retry-After`, the pause asked), so
+ * one agent alone makes the same requests at the same moments as a wait calling `getById`.
+ * A request holds every id asked lately (within two of the longest intervals), so a check
+ * asked while one holding its id is under way takes its answer. Each check is told when its
+ * request left: a wait measures the service's silence from then. A failed request fails every
+ * check it serves (each wait counts it, and slows down on a `429`); a garbled record fails
+ * only its agent's check.
+ * Deadlines: a request may take until the nearest deadline of its checks (at least 1 s); a
+ * check joins one under way only when it ends by the check's deadline. No check waits past
+ * its deadline: one the service's pause would hold past it fails at once with that refusal,
+ * one the pace would send past it ends unsent (`CheckNotSentError`).
+ */
+
+
+
+
+
+
+/** Its deadline came before the pace let it leave: its wait ends, not live. */
+class CheckNotSentError extends ActionError {
+    name = 'CheckNotSentError';
+}
+class StatusChecks {
+    #options;
+    #schedule;
+    /** No request before this: a pause the service asked for, by this refusal. */
+    #heldUntil = Number.NEGATIVE_INFINITY;
+    #heldBy;
+    #queued = [];
+    #lately = new Map();
+    #underWay = new Set();
+    #pumping = false;
+    constructor(options) {
+        this.#options = { ...options, wait: options.wait ?? DEFAULT_WAIT };
+        this.#schedule = startSchedule(this.#options.wait, options.clock.now());
+    }
+    /** `RunDependencies.statusCheck`: the deployment as the next request lists it. */
+    check = (id, timeoutMs, sent) => new Promise((resolve, reject) => {
+        const now = this.#options.clock.now();
+        const asked = { id, deadline: now + timeoutMs, sent, resolve, reject };
+        this.#lately.set(id, now);
+        const joined = [...this.#underWay].find((batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline);
+        if (joined !== undefined) {
+            asked.sent?.(joined.sentAt);
+            return void joined.checks.push(asked);
+        }
+        if (this.#heldBy !== undefined && this.#heldUntil > asked.deadline) {
+            return void reject(this.#heldBy);
+        }
+        this.#queued.push(asked);
+        if (!this.#pumping)
+            void this.#pump();
+    });
+    async #pump() {
+        this.#pumping = true;
+        try {
+            while (this.#queued.length > 0) {
+                // The checks asked at the same moment leave together.
+                await (0,promises_namespaceObject.setImmediate)();
+                const { lastCheckAt, intervalMs } = this.#schedule;
+                const now = this.#options.clock.now();
+                const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - now;
+                if (waitMs <= 0) {
+                    this.#send();
+                    continue;
+                }
+                const nearest = Math.min(...this.#queued.map((asked) => asked.deadline));
+                const { clock, signal } = this.#options;
+                await clock.sleep(Math.max(0, Math.min(waitMs, nearest - now)), signal);
+                this.#expire();
+            }
+        }
+        catch (error) {
+            for (const asked of this.#queued.splice(0))
+                asked.reject(error);
+        }
+        finally {
+            this.#pumping = false;
+        }
+    }
+    /** The queued checks whose deadline has come fail unsent; the pace is kept for the others. */
+    #expire() {
+        const now = this.#options.clock.now();
+        const due = this.#queued.filter((asked) => asked.deadline <= now);
+        if (due.length === 0)
+            return;
+        this.#queued = this.#queued.filter((asked) => asked.deadline > now);
+        for (const asked of due) {
+            asked.reject(this.#heldBy !== undefined && this.#heldUntil > now
+                ? this.#heldBy
+                : new CheckNotSentError(`no status check of ${asked.id} before its deadline: the checks are paced`));
+        }
+    }
+    #send() {
+        const now = this.#options.clock.now();
+        this.#schedule = checkStarted(this.#schedule, this.#options.wait, now);
+        const checks = this.#queued.splice(0);
+        for (const [id, at] of this.#lately) {
+            if (now - at > 2 * this.#options.wait.maxIntervalMs)
+                this.#lately.delete(id);
+        }
+        const ids = [...new Set([...checks.map((asked) => asked.id), ...this.#lately.keys()])];
+        for (let start = 0; start < ids.length; start += PAGE_LIMIT) {
+            const held = new Set(ids.slice(start, start + PAGE_LIMIT));
+            const served = checks.filter((asked) => held.has(asked.id));
+            if (served.length === 0)
+                continue;
+            const nearest = Math.min(...served.map((asked) => asked.deadline));
+            const timeoutMs = checkTimeoutMs(nearest, now);
+            const batch = { ids: held, sentAt: now, endsBy: now + timeoutMs, checks: served };
+            this.#underWay.add(batch);
+            for (const asked of served)
+                asked.sent?.(now);
+            void this.#answer(batch, timeoutMs);
+        }
+    }
+    async #answer(batch, timeoutMs) {
+        try {
+            const found = await this.#options.service.getByIds([...batch.ids], timeoutMs);
+            this.#underWay.delete(batch);
+            this.#schedule = answered(this.#schedule);
+            for (const asked of batch.checks) {
+                const answer = found.get(asked.id);
+                if (answer instanceof ServiceError)
+                    asked.reject(answer);
+                else
+                    asked.resolve(answer);
+            }
+        }
+        catch (error) {
+            this.#underWay.delete(batch);
+            if (error instanceof ServiceError) {
+                this.#schedule = refused(this.#schedule, refusalOf(error), this.#options.wait);
+                const until = this.#options.clock.now() + this.#schedule.slowdownMs;
+                // A check queued meanwhile that the pause holds past its deadline fails at it (#expire).
+                if (until > this.#heldUntil) {
+                    this.#heldUntil = until;
+                    this.#heldBy = error;
+                }
+            }
+            for (const asked of batch.checks)
+                asked.reject(error);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/wait-heartbeat.ts
+
+function progressKey(deployment) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
+}
+class Heartbeat {
+    #wait;
+    #shown;
+    constructor(wait) {
+        this.#wait = wait;
+    }
+    show(state) {
+        if (this.#shown !== undefined && this.#shown.key === progressKey(state.deployment))
+            return;
+        this.say(state);
+        this.#changed(state.deployment, state.missing);
+    }
+    /** The change that made it live is one too, when a line showed the deployment before. */
+    live(deployment) {
+        if (this.#shown !== undefined && this.#shown.key !== progressKey(deployment)) {
+            this.#changed(deployment, '');
+        }
+        this.#wait.events?.({ kind: 'wait_over', outcome: 'live' });
+    }
+    over(outcome, end) {
+        this.#wait.events?.({ kind: 'wait_over', outcome });
+        return end;
+    }
+    /** `note`: why the next check is late, or that the one in flight has no answer yet. */
+    say(state, note) {
+        this.#wait.events?.({
+            kind: 'waiting',
+            waitingFor: state.missing,
+            ...(state.briefly === undefined ? {} : { briefly: state.briefly }),
+            elapsedMs: this.#wait.clock.now() - this.#wait.started,
+            ...(note === undefined ? {} : { note }),
+        });
+        this.#shown = { key: progressKey(state.deployment), at: this.#wait.clock.now() };
+    }
+    #changed(deployment, waitingFor) {
+        this.#wait.events?.({
+            kind: 'status_change',
+            status: deployment.status,
+            latestRevisionId: deployment.latest_revision_id ?? null,
+            activeRevisionId: deployment.active_revision_id ?? null,
+            waitingFor,
+        });
+    }
+    /** Awaits `work`, a line whenever the heartbeat is due: a timer, so a pause and an unanswered check are alike. */
+    async beating(state, work, note) {
+        const clock = this.#wait.clock;
+        const since = clock.now();
+        // Due as the work starts: said now, as a plain line.
+        if ((this.#shown?.at ?? since) + this.#wait.heartbeatMs <= since)
+            this.say(state);
+        let cancel = () => { };
+        const arm = () => {
+            const beat = Math.max(0, (this.#shown?.at ?? since) + this.#wait.heartbeatMs - clock.now());
+            cancel = clock.timer(beat, () => {
+                this.say(state, note?.());
+                arm();
+            });
+        };
+        arm();
+        try {
+            return await work();
+        }
+        finally {
+            cancel();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/wait.ts
+/**
+ * Waiting until a deployment is live: `getById` (or the shared checks, status-checks.ts) on
+ * the schedule of wait-schedule.ts up to a deadline, tolerating a few failed checks in a row.
+ * A deployment already live needs no check.
+ */
+
+
+
+
+
+
+
+
+
+/** A check in flight for less than this is no silence of the service worth a word. */
+const SILENCE_MS = 1_000;
+/** The deployment as listed now, why the check failed, or nothing when it reached the deadline unsent. */
+async function wait_check(dependencies, id, timeoutMs, sent) {
+    const { service, statusCheck, clock } = dependencies;
+    const alone = (asked, ms) => {
+        sent(clock.now());
+        return service.getById(asked, ms);
+    };
+    try {
+        const seen = await (statusCheck ?? alone)(id, timeoutMs, sent);
+        return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
+    }
+    catch (error) {
+        if (error instanceof ServiceError && error.transient)
+            return error;
+        if (error instanceof CheckNotSentError)
+            return undefined;
+        throw error;
+    }
+}
+/** A status the action does not know is waited through, and said once. */
+function noteUnknownStatus(status, known, logger) {
+    if (STATUSES.includes(status) || known.has(status))
+        return;
+    known.add(status);
+    logger.info(`status ${untrusted(status)} is not one this release knows: waiting through it`);
+}
+function timedOut(name, schedule, options, { missing, remedy }, words) {
+    const { slowdownMs } = schedule;
+    const slowed = slowdownMs > 0
+        ? `; the service asked to pause ${runtime_formatDuration(slowdownMs)} between checks`
+        : '';
+    const advice = remedy ?? `Raise ${words.waitTimeout}, or look at the deployment in the service.`;
+    return `Deployment ${name} is not live after ${runtime_formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. ${advice}`;
+}
+/** A check, its heartbeat counting the service's silence from when the request left, not from its turn in the queue. */
+function beatingCheck(heartbeat, state, dependencies, id, timeoutMs) {
+    let sentAt = Number.POSITIVE_INFINITY;
+    const silence = () => {
+        const silentMs = dependencies.clock.now() - sentAt;
+        if (silentMs < SILENCE_MS)
+            return undefined;
+        return `the service has not answered a status check for ${runtime_formatDuration(silentMs)}`;
+    };
+    return heartbeat.beating(state, () => wait_check(dependencies, id, timeoutMs, (at) => (sentAt = at)), silence);
+}
+function slowingDown(schedule) {
+    return `the service asked to slow down (429): next check in ${runtime_formatDuration(schedule.slowdownMs)}`;
+}
+function failedCheck(schedule, options, failure) {
+    const { slowdownMs } = schedule;
+    const later = slowdownMs > 0 ? `; next check in ${runtime_formatDuration(slowdownMs)}, as it asked` : '';
+    return `check ${schedule.checks} failed (${schedule.failedInARow} of ${options.maxFailedPolls} tolerated in a row): ${failure}${later}`;
+}
+/** Checks until the deployment is live. `decided`: how live `initial` is, when the caller knows. */
+async function waitUntilLive(initial, goal, options, dependencies, decided) {
+    const { service, clock, logger, signal, events } = dependencies;
+    const started = clock.now();
+    const deadline = started + options.timeoutMs;
+    const heartbeat = new Heartbeat({ clock, heartbeatMs: options.heartbeatMs, events, started });
+    const unknownStatuses = new Set();
+    let schedule = startSchedule(options, started);
+    let deployment = initial;
+    let verdict = decided ?? (await decideLive(initial, goal));
+    for (;;) {
+        if (verdict.live) {
+            heartbeat.live(deployment);
+            return { deployment, verdict };
+        }
+        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
+        if (verdict.final) {
+            const message = `Deployment ${name} will not be live: ${verdict.missing}.`;
+            return heartbeat.over('failed', { deployment, verdict, failure: message });
+        }
+        noteUnknownStatus(deployment.status, unknownStatuses, logger);
+        const state = { deployment, missing: verdict.missing, briefly: verdict.briefly };
+        const move = nextMove(schedule, deadline, clock.now());
+        if (move.kind === 'stop') {
+            const message = timedOut(name, schedule, options, verdict, service.words);
+            return heartbeat.over('timed_out', { deployment, verdict, failure: message });
+        }
+        heartbeat.show(state);
+        if (move.pauseMs > 0)
+            await heartbeat.beating(state, () => clock.sleep(move.pauseMs, signal));
+        if (move.kind === 'pause-to-deadline')
+            continue;
+        schedule = checkStarted(schedule, options, clock.now());
+        const timeoutMs = checkTimeoutMs(deadline, clock.now());
+        const seen = await beatingCheck(heartbeat, state, dependencies, deployment.id, timeoutMs);
+        if (seen === undefined)
+            continue;
+        if (!(seen instanceof ActionError)) {
+            deployment = seen;
+            schedule = answered(schedule);
+            verdict = await decideLive(deployment, goal);
+            dependencies.onPoll?.(deployment, verdict);
+            continue;
+        }
+        const refusal = refusalOf(seen);
+        schedule = refused(schedule, refusal, options);
+        if (givesUp(schedule, options)) {
+            const message = `Gave up waiting for ${name} after ${schedule.failedInARow} failed checks in a row; the last: ${seen.message}`;
+            return heartbeat.over('failed', { deployment, verdict, failure: message });
+        }
+        if (refusal.throttled)
+            heartbeat.say(state, slowingDown(schedule));
+        else
+            logger.warning(failedCheck(schedule, options, seen.message));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/address-pace.ts
+
+
+const CHECKS_A_MINUTE = 30;
+function address_pace_keyOf(address, headers) {
+    // An address that is no URL is refused by the check; its text is its key.
+    const url = URL.canParse(address) ? new URL(address) : undefined;
+    if (url !== undefined)
+        url.hash = '';
+    return JSON.stringify([
+        url?.href ?? address,
+        Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)),
+    ]);
+}
+class AddressChecks {
+    #clock;
+    #ask;
+    #redact;
+    #sameTickMs;
+    /** 30 of the longest intervals: 60 s at the shipped pace. */
+    #windowMs;
+    #addresses = new Map();
+    constructor(options) {
+        const wait = options.wait ?? DEFAULT_WAIT;
+        this.#clock = options.clock;
+        this.#ask = options.ask ?? askAddress;
+        this.#redact = options.redact;
+        this.#sameTickMs = wait.initialIntervalMs / 2;
+        this.#windowMs = CHECKS_A_MINUTE * wait.maxIntervalMs;
+    }
+    answer = async (address, ask) => {
+        const key = address_pace_keyOf(address, ask.headers);
+        const paced = this.#addresses.get(key) ?? { starts: [] };
+        this.#addresses.set(key, paced);
+        const now = this.#clock.now();
+        const { underWay, last } = paced;
+        if (underWay !== undefined && underWay.endsBy <= now + ask.timeoutMs) {
+            return { at: underWay.at, judgement: await underWay.answer };
+        }
+        if (last !== undefined && this.#paced(paced, now))
+            return last;
+        return this.#check(address, ask, paced, now);
+    };
+    #paced(paced, now) {
+        const { last, starts } = paced;
+        if (last !== undefined && now - last.at < this.#sameTickMs)
+            return true;
+        const since = now - (this.#windowMs - this.#sameTickMs);
+        paced.starts = starts.filter((at) => at > since);
+        return paced.starts.length >= CHECKS_A_MINUTE;
+    }
+    async #check(address, ask, paced, at) {
+        const answer = this.#ask(address, { ...ask, redact: this.#redact });
+        const underWay = { at, endsBy: at + ask.timeoutMs, answer };
+        paced.underWay = underWay;
+        paced.starts.push(at);
+        try {
+            const judgement = await answer;
+            const answered = { at, judgement };
+            if (paced.last === undefined || paced.last.at <= at)
+                paced.last = answered;
+            return answered;
+        }
+        finally {
+            if (paced.underWay === underWay)
+                delete paced.underWay;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/health.ts
+/**
+ * With a health check asked, a deployment otherwise live is live only while its address
+ * answers `2xx` (with the expected text), checked at the wait's pace and shared by the agents
+ * (address-pace.ts). Three `401`/`403` in a row end the wait (a wrong key does not heal); a
+ * check needing a `url` the deployment lacks, or an address never asked, can never be made.
+ * The log says each change of the answer, and every heartbeat while it fails.
+ */
+
+
+
+
+const REFUSALS_TO_GIVE_UP = 3;
+const NO_URL = 'health-check is set but the deployment has no custom_url';
+/** What the check answered, without its address and its body: `answers 200`, `503 Service Unavailable`, the network's error. */
+function healthAnswer(seen) {
+    if (seen.ok)
+        return `answers ${seen.status ?? ''}`.trimEnd();
+    return seen.error ?? 'no answer';
+}
+const AS_IS = { text: (value) => value, code: (value) => value };
+/** Every view's words: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`. */
+function healthWords(seen, write, separator = '; ') {
+    const where = seen.address === undefined ? '' : `${write.code(seen.address)}: `;
+    const body = seen.ok || seen.excerpt === undefined
+        ? ''
+        : `${separator}the answer begins: ${write.code(seen.excerpt)}`;
+    return `${where}${write.text(healthAnswer(seen))}${body}`;
+}
+function healthLine(seen) {
+    return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
+}
+function answerKey(seen) {
+    return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
+}
+function seenOf(address, result) {
+    return {
+        address: shownAddress(address),
+        ok: result.ok,
+        ...(result.status === undefined ? {} : { status: result.status }),
+        ...(result.ok || result.error === undefined ? {} : { error: result.error }),
+        ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
+        ...(result.refused === undefined ? {} : { refused: result.refused }),
+    };
+}
+class HealthProbe {
+    #request;
+    #dependencies;
+    #deadline;
+    #last;
+    /** The answer said last: since when it is the answer, when last said. */
+    #said;
+    #refusedInARow = 0;
+    /** `budgetMs`: the wait's length, or one check's. */
+    constructor(request, dependencies, budgetMs) {
+        this.#request = request;
+        this.#dependencies = dependencies;
+        this.#deadline = dependencies.clock.now() + budgetMs;
+    }
+    async judge(deployment, otherwise) {
+        const filled = fillHealthCheck(this.#request.check, deployment.source_config.custom_url);
+        if (filled.kind === 'no-url') {
+            const health = { ok: false, error: NO_URL };
+            this.#say(health);
+            return { live: false, missing: NO_URL, final: true, health };
+        }
+        const health = await this.#answer(filled.address);
+        if (health.ok)
+            return { ...otherwise, health };
+        const shown = health.address ?? 'the health check';
+        // An address the check never asks does not become one by waiting.
+        const missing = health.error ?? `${shown} is not checked`;
+        if (health.refused === true)
+            return { live: false, final: true, missing, health };
+        if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
+            return {
+                live: false,
+                final: true,
+                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with ${this.#dependencies.headersWords})`,
+                health,
+            };
+        }
+        return {
+            live: false,
+            // The answer first: a live line cut at the terminal's edge keeps it.
+            missing: `health check: ${health.error ?? 'no answer'} from ${shown}`,
+            // Each agent has its own address: agents that get the same answer are named together.
+            briefly: `health ${health.error ?? 'no answer'}`,
+            health,
+        };
+    }
+    async #answer(address) {
+        const { clock, signal, proxy, addresses } = this.#dependencies;
+        // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
+        const left = Math.floor((this.#deadline - clock.now()) / 1000) * 1000;
+        const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
+        const { headers, expect } = this.#request;
+        const { at, judgement } = await addresses(address, { headers, proxy, signal, timeoutMs });
+        const last = this.#last;
+        // An answer this probe has judged already (the tick's, or the last while the address is paced).
+        if (last !== undefined && last.address === address && last.at === at)
+            return last.seen;
+        const seen = seenOf(address, judgement(expect));
+        this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
+        this.#last = { address, at, seen };
+        this.#say(seen);
+        return seen;
+    }
+    #say(seen) {
+        const { clock, logger, events, heartbeatMs } = this.#dependencies;
+        const key = answerKey(seen);
+        const now = clock.now();
+        const said = this.#said;
+        if (said?.key === key) {
+            if (seen.ok || now - said.at < heartbeatMs)
+                return;
+            logger.info(`${healthLine(seen)} (so for ${runtime_formatDuration(now - said.since)})`);
+            this.#said = { ...said, at: now };
+            return;
+        }
+        logger.info(healthLine(seen));
+        events?.({
+            kind: 'health',
+            url: seen.address ?? null,
+            httpStatus: seen.status ?? null,
+            ok: seen.ok,
+            ...(seen.error === undefined ? {} : { error: seen.error }),
+        });
+        this.#said = { key, since: now, at: now };
+    }
+}
+/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run checks nothing). */
+function healthNotMade(asked, liveness) {
+    const made = liveness === undefined || liveness.live || liveness.health !== undefined;
+    if (asked.health === undefined || asked.dryRun === true || made)
+        return undefined;
+    return 'the deployment is not live yet';
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/live-wait.ts
+/** The wait as a phase of the deploy's and `status`'s flows; the wait itself is run/decisions/wait.ts. */
+
+
+
+
+
+
+
+
+/** The goal with the health check, when asked: it checks as long as the wait may (one check without). */
+function withHealth(goal, asked, dependencies, proxy) {
+    if (asked.health === undefined)
+        return goal;
+    const { clock, logger, events, signal } = dependencies;
+    const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
+    const wait = dependencies.wait ?? DEFAULT_WAIT;
+    const { redact } = dependencies;
+    const addresses = dependencies.addressCheck ??
+        new AddressChecks({ clock, wait, ...(redact && { redact }) }).answer;
+    const probe = new HealthProbe(asked.health, {
+        clock,
+        logger,
+        proxy,
+        heartbeatMs: wait.heartbeatMs,
+        addresses,
+        headersWords: dependencies.service.words.healthCheckHeaders,
+        ...(events && { events }),
+        ...(signal && { signal }),
+    }, budgetMs);
+    return { ...goal, health: probe };
+}
+/**
+ * Without a wait: a health check not answering as asked is a warning, one not made (not live
+ * yet) a notice. One that can never answer (no `url`) fails the step (`stepFailure`).
+ */
+function noteHealth(asked, liveness, logger, words) {
+    const { name } = asked;
+    const { health } = liveness;
+    const notMade = healthNotMade(asked, liveness);
+    if (notMade !== undefined) {
+        logger.notice(`health check not made: ${notMade} (${words.noWait}; waiting until live would check it)`);
+    }
+    if (health === undefined || health.ok)
+        return;
+    if (!liveness.live && liveness.final === true)
+        return;
+    logger.warning(`'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (${words.noWait}), so this is a warning.`);
+}
+/** Says which commit is live when another one superseded the target. */
+function noteSuperseded(goal, liveness, logger) {
+    if (!liveness.live || liveness.supersededBy === undefined || goal.target === undefined)
+        return;
+    const newer = goal.orders?.of(liveness.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
+    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(liveness.supersededBy))} is live instead`);
+}
+/** Waits in a log group, from how live it was found (not decided again); why not, when not live. */
+async function waitForLive(asked, found, liveness, goal, dependencies) {
+    const { logger } = dependencies;
+    const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
+    const { deployment, verdict, failure } = await inGroup(dependencies)(`Waiting until '${asked.name}' is live${what}`, 'wait', () => waitUntilLive(found, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: asked.waitTimeoutSeconds * 1000 }, dependencies, liveness));
+    if (failure !== undefined)
+        return { deployment, liveness: verdict, failure };
+    noteSuperseded(goal, verdict, logger);
+    logger.info(`'${asked.name}' is live`);
+    return { deployment, liveness: verdict };
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/findings.ts
+/** The `drift` output's entry: field and values only. */
+function shownDrift({ field, wanted, live }) {
+    return { field, wanted, live };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/run-record.ts
+/**
+ * What the run knows at any point, kept in one record: it sets the outputs as soon as they
+ * are known, and the summary is written from it, whether the run succeeded or not.
+ */
+
+
+
+
+
+
+
+/** The stack of an unexpected error, for the debug log: an ActionError says all in its message. */
+function stackOf(error) {
+    return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
+}
+/** How a run about one deployment ends: why it failed (redacted), and an unexpected error's stack. */
+class RunEnding {
+    failure;
+    #stack;
+    /** The run was cancelled (SIGINT, SIGTERM). */
+    cancelled = false;
+    /** Runs `work`: why the step fails on the deployment (`stepFailure`), or what it threw. */
+    async settle(work, redact) {
+        try {
+            const failure = await work();
+            if (failure !== undefined)
+                this.failure = redact(failure);
+        }
+        catch (error) {
+            this.#failed(error, redact);
+        }
+    }
+    /** A cancel says in which state it left the deployment. */
+    #failed(error, redact) {
+        const { deployment } = this;
+        this.cancelled = error instanceof CancelledError;
+        if (!this.cancelled) {
+            this.failure = redact(describeError(error));
+            this.#stack = stackOf(error).stack;
+            return;
+        }
+        const state = deployment === undefined
+            ? ''
+            : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
+        this.failure = `The run was cancelled${state}; the outputs hold what was known.`;
+    }
+    outcome(summary) {
+        return { failure: this.failure, stack: this.#stack, summary };
+    }
+}
+class RunRecord extends RunEnding {
+    spec;
+    /** What a create would send, before any deployment is found. */
+    #request;
+    #result;
+    #goal;
+    #deployment;
+    /** Decided by the flow and the wait (`decideLive`), never here. */
+    #liveness;
+    /** The adapter was told the deployment was found or created: it is told how the run ends. */
+    #reported = false;
+    /** By revision id: the commit of each revision the run saw live (latest and active). */
+    #liveCommits = new Map();
+    #setOutputs;
+    constructor(spec, setOutputs) {
+        super();
+        this.spec = spec;
+        this.#setOutputs = setOutputs;
+    }
+    /** The moment the service answers the create: the outputs name it whatever fails after. */
+    created(result) {
+        this.#result = result;
+        this.seen(result.deployment, undefined);
+    }
+    /** `liveness`: none when a dry run would create the deployment. */
+    deployed(result, goal, liveness) {
+        this.#result = result;
+        this.#goal = goal;
+        this.seen(result.deployment, liveness);
+    }
+    get #drift() {
+        return (this.#goal?.drift ?? []).map(shownDrift);
+    }
+    /** The revision that still serves while the latest is not active, with its commit if seen live. */
+    #stillLive(deployment) {
+        const active = deployment?.active_revision_id ?? null;
+        if (deployment === undefined || active === null || active === deployment.latest_revision_id)
+            return undefined;
+        const commit = this.#liveCommits.get(active);
+        return commit === undefined ? { revision: active } : { revision: active, commit };
+    }
+    seen(deployment, liveness) {
+        const active = deployment?.active_revision_id ?? null;
+        const commit = deployment === undefined ? undefined : latestCommit(deployment);
+        if (active !== null && active === deployment?.latest_revision_id && commit !== undefined) {
+            this.#liveCommits.set(active, commit);
+        }
+        if (this.#result === undefined)
+            return;
+        if (deployment !== undefined) {
+            this.#deployment = deployment;
+            this.#liveness = liveness;
+        }
+        this.#setOutputs(outputsOf(this.#result, this.#deployment, { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health }, this.spec.dashboardUrl), this.summary(undefined));
+    }
+    report(stage, waitingFor) {
+        const { spec } = this;
+        const [deployment, goal, verdict] = [this.#deployment, this.#goal, this.#liveness];
+        return {
+            name: spec.name,
+            stage,
+            id: deployment?.id,
+            status: deployment?.status,
+            created: this.#result?.created,
+            // A target the deployment will not build is still the commit the step asked for.
+            targetCommit: goal?.target?.sha ?? unbuiltIn(goal?.drift ?? [])?.wanted,
+            liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
+            supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
+            stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
+            waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
+            never: verdict?.live === false && verdict.final === true,
+            failure: this.failure,
+            drift: this.#drift,
+            url: deployment?.source_config.custom_url ?? undefined,
+            health: verdict?.health,
+            dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, deployment),
+        };
+    }
+    /** How the run ended, for the last report. */
+    get stage() {
+        if (this.cancelled)
+            return 'cancelled';
+        if (this.failure !== undefined)
+            return 'failed';
+        return this.#liveness?.live === true ? 'live' : 'not-live';
+    }
+    get deployment() {
+        return this.#deployment;
+    }
+    requested(request) {
+        this.#request = request;
+    }
+    get reported() {
+        return this.#reported;
+    }
+    /**
+     * True once, the first time the run has a deployment (found, or created by it) to tell the
+     * adapter of; never for a dry run.
+     */
+    toReport() {
+        if (this.#reported || this.#deployment === undefined || this.spec.dryRun)
+            return false;
+        this.#reported = true;
+        return true;
+    }
+    /** What the summary shows: the adapter renders it, removing secret values there. */
+    summary(commit) {
+        const { name, source, dryRun, dashboardUrl } = this.spec;
+        return {
+            spec: { name, source, dryRun, dashboardUrl },
+            result: this.#result,
+            request: this.#request,
+            deployment: this.#deployment,
+            liveness: this.#liveness,
+            healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
+            target: this.#goal?.target?.sha,
+            drift: this.#goal?.drift.map(shownDrift),
+            failure: this.failure,
+            commit,
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/client.ts
+/**
+ * The one HTTP client of the service: every request goes through `exchange()`, one retry loop
+ * for every method, and every failure becomes a `ServiceError`.
+ */
+
+
+
+
+
+
+
+
+
+/** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
+const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
+class ServiceClient {
+    #options;
+    #retry;
+    #clock;
+    #redact;
+    #maxAnswerBytes;
+    words;
+    constructor(options) {
+        this.#options = options;
+        this.words = options.words ?? ACTION_WORDS;
+        this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
+        this.#clock = options.clock ?? systemClock;
+        this.#redact = options.redact ?? ((text) => text);
+        this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    }
+    url(path, query = {}) {
+        const url = new URL(`${this.#options.baseUrl}${path}`);
+        for (const [key, value] of Object.entries(query)) {
+            if (value !== undefined)
+                url.searchParams.set(key, String(value));
+        }
+        return url.toString();
+    }
+    async request(spec) {
+        return (await this.exchange(spec)).value;
+    }
+    async exchange(spec) {
+        const attempts = spec.attempts ?? this.#retry.attempts;
+        for (let attempt = 1;; attempt++) {
+            const outcome = await this.#attempt(spec, attempt);
+            if (!(outcome instanceof ServiceError))
+                return { value: outcome.value, via: 'answer' };
+            const conflict = outcome.status === 409;
+            const { problem, retryAfterMs } = outcome.details;
+            let reason = problem;
+            if (spec.reconcile !== undefined && (outcome.ambiguous || conflict)) {
+                const found = await spec.reconcile(outcome);
+                if (found !== undefined)
+                    return { value: found, via: conflict ? 'conflict' : 'ambiguous' };
+                if (conflict)
+                    throw outcome;
+                reason = `it did not take effect (${reason})`;
+            }
+            else if (!outcome.transient || outcome.ambiguous) {
+                throw outcome.after(attempt);
+            }
+            if (attempt >= attempts)
+                throw outcome.after(attempt);
+            const delayMs = delayBeforeRetry(this.#retry, attempt, retryAfterMs, this.#clock);
+            this.#options.logger.warning(`retrying ${spec.method} ${spec.path} in ${runtime_formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`);
+            await this.#clock.sleep(delayMs, this.#options.signal);
+        }
+    }
+    /** The failure as a value (thrown only on cancel). */
+    async #attempt(spec, attempt) {
+        const { method, path } = spec;
+        const idempotent = spec.idempotent ?? method === 'GET';
+        const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
+        const bound = new ExchangeBound(timeoutMs, this.#options.signal);
+        const started = this.#clock.now();
+        let answer;
+        try {
+            answer = await this.#send(spec, bound.signal);
+        }
+        catch (error) {
+            if (bound.cancelled)
+                throw new CancelledError();
+            const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
+            const { baseUrl } = this.#options;
+            return new ServiceError({
+                method,
+                path,
+                // Where it failed: a typo in the address shows here (host and port only).
+                problem: `${problem} at ${hostAndPort(baseUrl)}`,
+                remedy: addressRemedy(baseUrl, this.words, reached, this.#options.dispatcher !== undefined),
+                ambiguous: reached && !idempotent,
+                transient: true,
+            });
+        }
+        finally {
+            bound.end();
+        }
+        this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
+        if (!answer.oversized && (answer.status < 200 || answer.status > 299)) {
+            return this.#failure(spec, answer, idempotent);
+        }
+        const parsed = this.#parse(spec, answer);
+        if (typeof parsed !== 'string')
+            return parsed;
+        return new ServiceError({ method, path, status: answer.status, problem: parsed });
+    }
+    /**
+     * undici's `request`, not `fetch`: no WHATWG streams on every answer (bench/README.md), and
+     * no redirect followed (one would carry the api key elsewhere).
+     */
+    async #send(spec, signal) {
+        const headers = {
+            accept: 'application/json',
+            'user-agent': 'deploy-agent-action',
+            ...this.#options.headers,
+        };
+        if (spec.body !== undefined)
+            headers['content-type'] = 'application/json';
+        const { request } = await loadUndici();
+        const answer = await request(this.url(spec.path, spec.query), {
+            method: spec.method,
+            headers,
+            body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+            signal,
+            dispatcher: this.#options.dispatcher,
+        });
+        const { body, oversized } = await boundedBody(answer.body, this.#maxAnswerBytes);
+        return {
+            status: answer.statusCode,
+            oversized,
+            body,
+            header: (name) => {
+                const value = answer.headers[name];
+                return Array.isArray(value) ? value.join(', ') : value;
+            },
+        };
+    }
+    #failure(spec, answer, idempotent) {
+        const { method, path } = spec;
+        const { status } = answer;
+        const retryable = isRetryableStatus(status);
+        const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
+        const requestId = requestIdOf(answer.header);
+        return new ServiceError({
+            method,
+            path,
+            status,
+            problem: `${status} ${external_node_http_.STATUS_CODES[status] ?? 'error'}`,
+            serviceMessage,
+            requestId,
+            remedy: retryable
+                ? undefined
+                : remedyFor({
+                    status,
+                    path: spec.path,
+                    baseUrl: this.#options.baseUrl,
+                    location: answer.header('location'),
+                    serviceMessage,
+                    remedies: spec.remedies,
+                    words: this.words,
+                }),
+            // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
+            ambiguous: status >= 500 && !idempotent,
+            transient: retryable,
+            retryAfterMs: parseRetryAfter(answer.header('retry-after'), this.#clock.wallTime()),
+        });
+    }
+    /** The value, or what is wrong with the answer. */
+    #parse(spec, answer) {
+        const { status } = answer;
+        if (answer.oversized) {
+            const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
+            return `${status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
+        }
+        let json;
+        try {
+            json = JSON.parse(answer.body.toString('utf8'));
+        }
+        catch (error) {
+            // Never echoed: a listing carries other deployments' secrets, which no mask covers.
+            const what = describeAnswer(answer.body, answer.header('content-type'), error);
+            return `${status} answer is not JSON (${what})`;
+        }
+        const parsed = spec.schema.safeParse(json);
+        return parsed.success
+            ? { value: parsed.data }
+            : `${status} answer ${schemaMismatch(parsed.error)}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/setup.ts
+/** What every flow does before its first request: mask, warn, and make the steps' dependencies. */
+
+
+
+
+
+function dependenciesOf(access, io, events) {
+    const { clock, signal } = io;
+    const { logger } = events;
+    const client = new ServiceClient({
+        baseUrl: access.apiUrl,
+        headers: access.headers,
+        clock,
+        logger,
+        signal,
+        redact: io.redact,
+        dispatcher: proxyDispatcher(io.proxy),
+        ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
+        words: wordsOf(io.run),
+    });
+    return {
+        service: new Service(client, logger, { mask: io.mask, redact: io.redact }),
+        logger,
+        clock,
+        signal,
+        events: events.emit,
+        redact: io.redact,
+        ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+    };
+}
+/** The api key, the header values (and a spec's secret values). */
+function maskValues(sensitive, io) {
+    for (const value of sensitive.sensitiveValues)
+        io.mask(value);
+}
+/**
+ * Masks every sensitive value of the spec; one warning for each secret too short or common to
+ * hide in text (`4`, `true`: outputs redact it by structure, the service's messages may show
+ * it), then the spec's own warnings (a `deployment_type` the action does not know).
+ */
+function maskAndWarn(spec, io, logger) {
+    maskValues(spec, io);
+    for (const secret of spec.secrets) {
+        if (isRedactable(secret.value))
+            continue;
+        logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
+    }
+    for (const warning of spec.warnings)
+        logger.warning(warning);
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/pipeline.ts
+/** The run as a pipeline: spec → deploy → wait → report, each step feeding one `RunRecord`. */
+
+
+
+
+
+
+
+
+
+
+
+
+/** Why a targeted commit is drift: the deployment will not build it. */
+const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
+/**
+ * One warning a difference; then, when the step goes on, that the deployment will never run
+ * what the step asks for, and which differences were not applied.
+ */
+function reportDrift(goal, failure, { logger, words, name }) {
+    for (const entry of goal.drift) {
+        const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
+        logger.warning(`drift: ${untrusted(entry.field)}: ${words.asker} wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
+    }
+    if (failure !== undefined)
+        return;
+    if (blockedIn(goal.drift).length > 0)
+        logger.warning(neverLive(name, goal));
+    const fields = unappliedFields(goal);
+    if (fields.length > 0)
+        logger.info(unappliedLine(fields));
+}
+/** Without a wait (not asked for, or a dry run): the target not live yet, a health check not made. */
+function noteLiveness(spec, goal, liveness, { logger, service }) {
+    if (spec.waitForReady)
+        logger.info('dry run: not waiting');
+    noteSuperseded(goal, liveness, logger);
+    // A deployment that will never run the target was already said so, in a warning.
+    const unsaid = goal.target !== undefined && blockedIn(goal.drift).length === 0;
+    if (!liveness.live && liveness.health === undefined && unsaid && goal.target !== undefined) {
+        logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
+    }
+    noteHealth(spec, liveness, logger, service.words);
+}
+function waitingFor(goal, waits) {
+    if (!waits)
+        return undefined;
+    return goal.target === undefined
+        ? 'the deployment to be live'
+        : `commit ${shortSha(goal.target.sha)} to be live`;
+}
+/** Why the step fails on this deployment (`stepFailure`), or undefined; throws when it cannot go on. */
+async function steps(spec, io, events, record, share) {
+    const { logger } = events;
+    maskAndWarn(spec, io, logger);
+    const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
+    const result = await deploy(spec, dependencies, {
+        onRequest: (request) => record.requested(request),
+        onCreated: (created) => record.created(created),
+    });
+    const { words } = dependencies.service;
+    // A dry run checks nothing of the deployment's address.
+    const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
+    const goal = withHealth(await assess(spec, result, logger, io.commitOrder, words), asked, dependencies, io.proxy);
+    const found = result.deployment;
+    // Decided once for the deployment found or created; the wait decides it for each one it sees.
+    const liveness = found && (await decideLive(found, goal));
+    record.deployed(result, goal, liveness);
+    if (spec.dryRun)
+        logger.info(dryRunReport(result));
+    const policy = {
+        waits: found !== undefined && spec.waitForReady && !spec.dryRun,
+        onDrift: spec.onDrift,
+    };
+    tellDeployed(record, events, waitingFor(goal, policy.waits));
+    const early = stepFailure({ name: spec.name, goal }, policy, words);
+    reportDrift(goal, early, { logger, words, name: spec.name });
+    if (early !== undefined)
+        return early;
+    if (liveness !== undefined && !policy.waits)
+        noteLiveness(spec, goal, liveness, dependencies);
+    share.release();
+    const last = policy.waits && found !== undefined && liveness !== undefined
+        ? await waitForLive(spec, found, liveness, goal, {
+            ...dependencies,
+            onPoll: (seen, verdict) => record.seen(seen, verdict),
+        })
+        : { deployment: found, liveness, failure: undefined };
+    record.seen(last.deployment, last.liveness);
+    const failure = stepFailure({ name: spec.name, goal, liveness: last.liveness, waitFailure: last.failure }, policy, words);
+    const { deployment } = last;
+    if (failure === undefined && deployment !== undefined) {
+        logger.info(finalLine(spec.name, result.created, deployment));
+    }
+    return failure;
+}
+/** The deploy's last line; the vetted `custom_url` is absent when withheld for holding a secret. */
+function finalLine(name, created, deployment) {
+    const url = deployment.source_config.custom_url;
+    const at = url === undefined || url === null || url === '' ? '' : ` at ${untrusted(url)}`;
+    return `${created ? 'created' : 'reused'} '${name}': ${deployment.id} (${untrusted(deployment.status)})${at}`;
+}
+/** Tells the views, once, that the run has a deployment: they are then told how it ends. */
+function tellDeployed(record, events, waitingFor) {
+    if (!record.toReport())
+        return;
+    events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor) });
+}
+/** Deploys what the spec asks for; never throws. `share`: one agent's run among several. */
+async function pipeline(spec, io, share) {
+    const events = new RunEvents(io.views, io.redact);
+    const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
+    // Freed before the wait (a waiting agent holds none), and at the end.
+    const release = share === undefined ? () => undefined : await share.take();
+    const dependencies = share?.dependencies;
+    await record.settle(() => steps(spec, io, events, record, { release, dependencies }), io.redact);
+    release();
+    // A deployment this run created exists whatever failed after its create was answered (the
+    // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
+    tellDeployed(record, events);
+    if (record.reported)
+        events.emit({ kind: 'finished', report: record.report(record.stage) });
+    await events.settled();
+    return record.outcome(flatSummary(record.summary(io.run.commit)));
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/shared-work.ts
+/** At most so many pieces of work at once (the agents' find-or-create), in the order asked. */
+class Slots {
+    #size;
+    #busy = 0;
+    #waiting = [];
+    constructor(size) {
+        if (!Number.isInteger(size) || size < 1)
+            throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
+        this.#size = size;
+    }
+    get busy() {
+        return this.#busy;
+    }
+    async take() {
+        if (this.#busy < this.#size)
+            this.#busy += 1;
+        else
+            await new Promise((resolve) => this.#waiting.push(resolve));
+        let released = false;
+        return () => {
+            if (released)
+                return;
+            released = true;
+            const next = this.#waiting.shift();
+            // A freed slot goes straight to the next in line, or back to the pool.
+            if (next === undefined)
+                this.#busy -= 1;
+            else
+                next();
+        };
+    }
+}
+/**
+ * An integration's listing read once for every agent of a run (a failure is every asker's),
+ * each caller getting its own copy. Ids are uuids: one in capitals is the same integration.
+ */
+function sharedListings(service) {
+    const listings = new Map();
+    return async (integrationId) => {
+        const key = integrationId.toLowerCase();
+        let listing = listings.get(key);
+        if (listing === undefined) {
+            listing = service.listRepositories(integrationId);
+            listings.set(key, listing);
+        }
+        return [...(await listing)];
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/each-agent.ts
+
+
+
+
+
+/**
+ * How a run of several agents ends: one message naming each failed agent and its reason,
+ * with their stacks (in the agents' order); none when all succeeded.
+ */
+function failureOfAgents(agents, outcomes) {
+    const failed = agents.flatMap((agent, index) => {
+        const failure = outcomes[index]?.failure;
+        // A reason's further lines (its remedy) stay under its agent's item.
+        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
+    });
+    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
+    return {
+        ...(failed.length === 0
+            ? {}
+            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
+        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+    };
+}
+/**
+ * What the agents share, made once: a few slots in which they find or create at once (a
+ * waiting agent holds none), one status request a check for every agent that waits, one
+ * health check an address a tick, and each integration's repository listing read once.
+ */
+function sharedWork(access, io, events) {
+    const dependencies = dependenciesOf(access, io, events);
+    const slots = new Slots(4);
+    return {
+        take: () => slots.take(),
+        dependencies: {
+            statusCheck: new StatusChecks(dependencies).check,
+            repositories: sharedListings(dependencies.service),
+            addressCheck: new AddressChecks(dependencies).answer,
+        },
+    };
+}
+/**
+ * Runs `runOne` for every agent asked for: one laid out flat is its run alone (no work to
+ * share); a manifest's at once, over what they share, its outputs and summary `keyed`'s. How
+ * the run ends: failed when any agent failed, naming each, once every agent's run is over.
+ */
+async function runAgents(asked, io, runOne, keyed) {
+    const { agents } = asked;
+    const [one] = agents;
+    if (asked.layout === 'flat' && one !== undefined)
+        return runOne(one, io);
+    const events = new RunEvents(io.views, io.redact);
+    const manifest = keyed(events);
+    // The manifest always has an agent: no service is only for none.
+    const access = manifest.access ?? one?.spec ?? { apiUrl: '', headers: {} };
+    const share = sharedWork(access, io, events);
+    const outcomes = await Promise.all(agents.map(async (agent) => {
+        const own = manifest.viewOf?.(agent);
+        const views = [...agentViews(io.views, agent.key), ...(own === undefined ? [] : [own])];
+        const outcome = await runOne(agent, { ...io, views }, share);
+        manifest.ended?.(agent, outcome);
+        events.emit({
+            kind: 'agent_over',
+            agent: agent.key,
+            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+        });
+        return outcome;
+    }));
+    manifest.allEnded?.(outcomes);
+    events.emit({ kind: 'agents_over' });
+    await events.settled();
+    return { ...failureOfAgents(agents, outcomes), summary: manifest.summary(outcomes) };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/deploy-run.ts
+
+
+
+/** The manifest's outputs, set again at any agent's change: each agent's entry, by key. */
+class AgentsTable {
+    #entries = new Map();
+    /** Each agent's deployment as far as its run knows it. */
+    #known = new Map();
+    #emit;
+    constructor(agents, emit) {
+        this.#emit = emit;
+        for (const { key, spec } of agents)
+            this.#entries.set(key, deploymentEntry(spec.name));
+    }
+    viewOf(agent) {
+        return (event) => {
+            if (event.kind !== 'outputs' || event.deployment === undefined)
+                return;
+            this.#known.set(agent.key, event.deployment);
+            this.#set(agent, deploymentEntry(agent.spec.name, event.deployment));
+        };
+    }
+    /** The agent's run ended: its failure, if any, joins its entry. */
+    ended(agent, { failure }) {
+        this.#set(agent, deploymentEntry(agent.spec.name, this.#known.get(agent.key), failure));
+    }
+    #set(agent, entry) {
+        this.#entries.set(agent.key, entry);
+        this.#emit(keyedOutputs(this.#entries), new Map(this.#entries));
+    }
+}
+/**
+ * Runs `runOne` for every agent asked for (the deploy's, `status`'s); a manifest's summary is
+ * keyed, each agent's deployment, or, when its run had none, its name (`specOf`) and why.
+ */
+async function runEach(asked, io, runOne, specOf) {
+    return runAgents(asked, io, runOne, (events) => {
+        const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
+        return {
+            viewOf: (agent) => table.viewOf(agent),
+            ended: (agent, outcome) => table.ended(agent, outcome),
+            summary: (outcomes) => ({
+                kind: 'deploy',
+                layout: 'keyed',
+                source: asked.source,
+                deployments: asked.agents.map((agent, at) => {
+                    const { key } = agent;
+                    const { summary: own, failure } = outcomes[at] ?? {};
+                    if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
+                        return { key, summary: own.deployments[0].summary };
+                    const summary = { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) };
+                    return { key, summary };
+                }),
+            }),
+        };
+    });
+}
+/** Deploys every agent asked for; never throws: how it ended is in the outcome. */
+async function runDeploy(asked, io) {
+    return runEach(asked, io, (agent, own, share) => pipeline(agent.spec, own, share), (agent) => agent.spec);
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
+/**
+ * `deploy-agent status`: the deployment named exactly `name`, reported as the deploy reports
+ * one it reuses; it never creates nor changes anything, and asks nothing of it but to be live.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** What `status` knows at any point. */
+class StatusRecord extends RunEnding {
+    /** The deployment as first found: reused, and asked nothing. */
+    #found;
+    #deployment;
+    #liveness;
+    #request;
+    #setOutputs;
+    constructor(request, setOutputs) {
+        super();
+        this.#request = request;
+        this.#setOutputs = setOutputs;
+    }
+    get deployment() {
+        return this.#deployment;
+    }
+    /** The first deployment seen is the one found. */
+    seen(deployment, liveness) {
+        const found = (this.#found ??= { deployment, created: false });
+        this.#deployment = deployment;
+        this.#liveness = liveness;
+        const { dashboardUrl } = this.#request;
+        this.#setOutputs(outputsOf(found, deployment, { live: liveness.live, drift: [], health: liveness.health }, dashboardUrl), this.summary(undefined));
+    }
+    /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
+    summary(commit) {
+        const deployment = this.#deployment;
+        if (deployment === undefined)
+            return undefined;
+        const { name, dashboardUrl } = this.#request;
+        return {
+            spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
+            result: this.#found,
+            deployment,
+            liveness: this.#liveness,
+            healthNotMade: this.#request.waitForReady
+                ? undefined
+                : healthNotMade(this.#request, this.#liveness),
+            drift: [],
+            failure: this.failure,
+            commit,
+        };
+    }
+}
+/** Looks up, and waits when asked; why the step fails (`stepFailure`); throws when it cannot go on. */
+async function lookUp(request, io, events, record, share) {
+    const { logger } = events;
+    const { name } = request;
+    maskValues(request, io);
+    const dependencies = { ...dependenciesOf(request, io, events), ...share?.dependencies };
+    // Among several agents, a few look up at once; a waiting agent holds no slot.
+    const release = (await share?.take()) ?? (() => undefined);
+    let found;
+    try {
+        found = await findDeployment(name, dependencies);
+    }
+    finally {
+        release();
+    }
+    if (found === undefined) {
+        throw new ActionError(`No deployment is named '${name}' (names match exactly, case included).`);
+    }
+    // Decided once for the deployment found; the wait decides it for each one it sees.
+    const goal = withHealth(ONLY_LIVE, request, dependencies, io.proxy);
+    const liveness = await decideLive(found, goal);
+    record.seen(found, liveness);
+    if (!request.waitForReady)
+        noteHealth(request, liveness, logger, dependencies.service.words);
+    const last = request.waitForReady
+        ? await waitForLive(request, found, liveness, goal, {
+            ...dependencies,
+            onPoll: (seen, verdict) => record.seen(seen, verdict),
+        })
+        : { deployment: found, liveness, failure: undefined };
+    record.seen(last.deployment, last.liveness);
+    const failure = stepFailure({ name, liveness: last.liveness, waitFailure: last.failure }, { waits: request.waitForReady, onDrift: 'warn' }, dependencies.service.words);
+    if (failure !== undefined)
+        return failure;
+    const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
+    logger.info(`deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`);
+    return undefined;
+}
+/** `share`: one agent's run among several. */
+async function status_run_status(request, io, share) {
+    const events = new RunEvents(io.views, io.redact);
+    const record = new StatusRecord(request, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, ...(deployment && { deployment }) }));
+    await record.settle(() => lookUp(request, io, events, record, share), io.redact);
+    await events.settled();
+    const summary = record.summary(io.run.commit);
+    return record.outcome(summary && flatSummary(summary));
+}
+/** `status` of every agent asked for, its outputs and summary a deploy's; never throws. */
+async function runStatus(asked, io) {
+    // An agent whose deployment was not found shows its name and why (no source: status does
+    // not know it then).
+    return runEach(asked, io, (agent, own, share) => status_run_status(agent.spec, own, share), ({ spec }) => ({
+        name: spec.name,
+        source: 'codehost',
+        dryRun: false,
+        dashboardUrl: spec.dashboardUrl,
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/plan-outputs.ts
+/**
+ * The plan's verdict, found by the deploy's own dry run (GET requests only, decided exactly
+ * as the deploy would), and its outputs: one row a deployment (`planEntry`), flat, or keyed for a manifest
+ * (`plans`; `action`: `fail` when any would fail, else the one all agree on, else `mixed`).
+ * An agent with no plan made is no verdict: `action` and `changes` then say nothing.
+ */
+
+
+
+
+
+
+/** As plan/action.yml declares them. */
+const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'plan',
+    'action',
+    'changes',
+    'deployment-id',
+    'status',
+    'dashboard-url',
+    'plans',
+]));
+function planEntry(verdict, dashboardUrl) {
+    const deployment = verdict?.deployment;
+    return {
+        action: verdict?.action ?? '',
+        changes: verdict?.changes.length ?? 0,
+        'deployment-id': deployment?.id ?? '',
+        status: deployment?.status ?? '',
+        'dashboard-url': deployment === undefined ? '' : (dashboardUrlOf(dashboardUrl, deployment) ?? ''),
+        plan: verdict === undefined
+            ? null
+            : {
+                action: verdict.action,
+                'deployment-id': deployment?.id ?? null,
+                changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
+                reason: verdict.reason ?? null,
+            },
+    };
+}
+/** Secrets by name only. */
+function planOutputs(verdict, dashboardUrl) {
+    const { plan, action, changes, ...rest } = planEntry(verdict, dashboardUrl);
+    return { plan: JSON.stringify(plan), action, changes: String(changes), ...rest };
+}
+function plansByKey(parts) {
+    return Object.fromEntries(parts.map((part) => [
+        part.key,
+        {
+            name: part.name,
+            ...planEntry(part.summary?.verdict, part.summary?.dashboardUrl),
+            ...(part.failure === undefined ? {} : { error: part.failure }),
+        },
+    ]));
+}
+function actionOf(actions) {
+    if (actions.some((action) => action === undefined))
+        return undefined;
+    if (actions.includes('fail'))
+        return 'fail';
+    const [first] = actions;
+    return actions.every((action) => action === first) ? first : 'mixed';
+}
+function keyedPlanOutputs(parts) {
+    const verdicts = parts.map((part) => part.summary?.verdict);
+    const action = actionOf(verdicts.map((verdict) => verdict?.action));
+    const changes = verdicts.reduce((sum, verdict) => sum + (verdict?.changes.length ?? 0), 0);
+    return {
+        plan: '',
+        'deployment-id': '',
+        status: '',
+        plans: JSON.stringify(plansByKey(parts)),
+        action: action ?? '',
+        changes: action === undefined ? '' : String(changes),
+    };
+}
+const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
+const plan_outputs_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
+/** A failure of the service itself (a 5xx after retries, a 401) is thrown: it says nothing of the deploy. */
+async function verdictOf(spec, dependencies) {
+    const dryRun = {
+        ...spec,
+        dryRun: true,
+        waitForReady: false,
+        commit: { kind: 'none', reason: plan_outputs_merge(dependencies.service.words.changeRequest) },
+    };
+    let result;
+    try {
+        result = await deploy(dryRun, dependencies);
+    }
+    catch (error) {
+        if (error instanceof NotReusableError) {
+            return { action: 'fail', deployment: error.deployment, changes: [], reason: error.message };
+        }
+        if (error instanceof ActionError && !(error instanceof ServiceError)) {
+            return { action: 'fail', changes: [], reason: error.message };
+        }
+        throw error;
+    }
+    const found = result.deployment;
+    if (found === undefined) {
+        return { action: 'create', request: redactDeployment(result.request), changes: [] };
+    }
+    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
+    const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
+    const wouldFail = [
+        ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
+        ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
+    ];
+    return {
+        action: 'reuse',
+        deployment: found,
+        changes: goal.drift.map(shownDrift),
+        tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
+        ...(wouldFail.length === 0
+            ? {}
+            : { wouldFail: `the deploy on merge would fail: ${wouldFail.join(' ')}` }),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
+/**
+ * The plan, of every agent: each verdict, its outputs, and whether the step fails (on `fail`,
+ * or a difference with `on-change: fail`), after the outputs are written. A plan that cannot
+ * be made is no verdict: the step fails, and the adapter is told so that its comment stops
+ * speaking for an earlier commit.
+ */
+
+
+
+
+
+
+
+
+
+/** One log line a difference, and one for the verdict. */
+function logVerdict(name, verdict, logger, words) {
+    if (verdict.action === 'create') {
+        logger.info(`plan: '${name}' does not exist: the deploy would create it`);
+        return;
+    }
+    if (verdict.action === 'fail') {
+        logger.info(`plan: the deploy would fail before creating anything`);
+        return;
+    }
+    for (const { field, wanted, live } of verdict.changes) {
+        logger.info(`plan: ${untrusted(field)}: ${words.asker} wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
+    }
+    const branch = verdict.tracks?.branch;
+    const builds = verdict.tracks?.buildsOnPush === true;
+    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${differences(verdict.changes.length)} it would not apply` +
+        (branch === undefined
+            ? ''
+            : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
+    if (verdict.wouldFail !== undefined)
+        logger.warning(`plan: ${verdict.wouldFail}`);
+}
+/** Never throws: how it ended is in the outcome. */
+async function runPlan(asked, io) {
+    let plans = [];
+    return runAgents(asked, io, async (agent, agentIo, share) => {
+        const release = (await share?.take()) ?? (() => undefined);
+        try {
+            return await withEvents(agentIo, (events) => planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}));
+        }
+        finally {
+            release();
+        }
+    }, (events) => ({
+        allEnded: (outcomes) => {
+            plans = asked.agents.map((agent, index) => {
+                const { summary, failure } = outcomes[index] ?? {};
+                const [own] = summary?.kind === 'plan' ? summary.agents : [];
+                const { key, spec } = agent;
+                return { ...own, key, name: spec.name, ...(failure === undefined ? {} : { failure }) };
+            });
+            events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
+        },
+        summary: () => ({ kind: 'plan', layout: 'keyed', source: asked.source, agents: plans }),
+    }));
+}
+async function planned(spec, onChange, io, events, shared) {
+    const { logger } = events;
+    try {
+        maskAndWarn(spec, io, logger);
+        const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
+        // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+        const phase = { phase: 'plan', grouped: false };
+        events.emit({ kind: 'phase', ...phase, message: `Planning the deploy of '${spec.name}'` });
+        const verdict = await verdictOf(spec, dependencies);
+        events.emit({ kind: 'phase_over', ...phase });
+        events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
+        logVerdict(spec.name, verdict, logger, dependencies.service.words);
+        const report = {
+            name: spec.name,
+            verdict,
+            ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
+        };
+        events.emit({ kind: 'planned', report });
+        const failure = verdict.action === 'fail'
+            ? io.redact(verdict.reason ?? 'the deploy would fail')
+            : onChange === 'fail' && verdict.changes.length > 0
+                ? `The deploy of '${spec.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. ${driftAdvice(verdict.changes.length)}`
+                : undefined;
+        const part = { key: spec.name, name: spec.name, summary: report };
+        return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
+    }
+    catch (error) {
+        const failure = io.redact(describeError(error));
+        // No verdict, and no output: none is known (the dry run fails before it finds a deployment),
+        // and `action` or `changes` would speak for a plan that was not made. The comment stops
+        // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
+        if (!(error instanceof CancelledError) && !io.signal.aborted) {
+            const { head } = io.run;
+            events.emit({
+                kind: 'planned',
+                report: {
+                    name: spec.name,
+                    failure,
+                    ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+                },
+            });
+        }
+        return { failure, ...stackOf(error) };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/common/github-text.ts
+/**
+ * The one writer of text that goes to GitHub: the comment (Markdown), the job summary and
+ * `--summary` (HTML inside Markdown), deployment statuses (one plain line). Service text is
+ * data in all of them: never HTML, a link, an image, a mention (`@name`) or an issue reference
+ * (`#12`, `owner/repo#3`, `GH-12`). The only links are built here, to addresses
+ * `common/address.ts` lets through.
+ *
+ * GitHub links mentions, references and bare addresses in the rendered text (outside code and
+ * links), from Markdown or HTML alike (`&#64;` decodes back to `@` first). So a zero-width
+ * space follows every `@`, `#` and `GH-` in service text, and an address in it sits in a code
+ * span (linked by nothing, copied as it is). Inside code, `<pre>` or a link, text is only escaped.
+ */
+
+
+const ZWSP = '\u200b';
+function cut(text, max) {
+    const characters = [...text];
+    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
+}
+/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
+function oneLine(value, max = Infinity) {
+    return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
+}
+function inert(text) {
+    return text
+        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
+        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
+}
+/**
+ * An address GitHub would link: a scheme's `://` or `www.`, up to a space or a character no code
+ * span or table cell keeps. The scheme is bounded, so a long word is not read again from each letter.
+ */
+const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
+/** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
+const TRAILING = new Set('.,:;!?*_~)]}');
+/** A loop: a `[…]+$` would read the rest again from each. */
+function withoutTrailing(address) {
+    let end = address.length;
+    while (end > 0 && TRAILING.has(address.charAt(end - 1)))
+        end--;
+    return address.slice(0, end);
+}
+function withAddresses(text, prose, address) {
+    let written = '';
+    let from = 0;
+    for (const match of text.matchAll(ADDRESS)) {
+        const found = withoutTrailing(match[0]);
+        if (found === '')
+            continue;
+        written += prose(text.slice(from, match.index)) + address(found);
+        from = match.index + found.length;
+    }
+    return written + prose(text.slice(from));
+}
+/** A deployment status or description: GitHub shows it as it is. */
+function plainLine(value, max) {
+    return cut(oneLine(value).trim(), max);
+}
+/**
+ * Punctuation that starts Markdown markup anywhere in a line, escaped. (`-`, `+`, `=`, `#`, `>`
+ * do only at a line's start, where service text never is; `!` only before an escaped `[`.)
+ */
+const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
+function markdownText(value, max = 300) {
+    return withAddresses(oneLine(value, max), (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`), (address) => markdownCode(address, Infinity));
+}
+/**
+ * For ids, names and commits: fenced by more backticks than any run inside. In a table a `|`
+ * ends the cell even inside a code span, so it is escaped there (GitHub shows `|`).
+ */
+function markdownCode(value, max = 300, inTable = true) {
+    const text = oneLine(value, max);
+    if (text.trim() === '')
+        return '(none)';
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    // CommonMark takes a space from each end of a span that starts or ends with one or a backtick.
+    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
+    const padded = pad ? ` ${text} ` : text;
+    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
+    return `${fence}${body}${fence}`;
+}
+/** Characters that would end a link's destination early, break a table or start markup. */
+const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
+/** Where a link the action builds goes: only to an address that may be published. */
+function destination(address) {
+    return publishedOrNothing(address)?.replace(UNSAFE_IN_A_DESTINATION, percentEscape);
+}
+function markdownLink(text, address) {
+    const href = destination(address);
+    return href === undefined ? undefined : `[${text}](${href})`;
+}
+const HTML_ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+};
+/** What Markdown could take for markup should the HTML block end early (no blank line gets in). */
+const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
+/** For where GitHub links nothing (code, pre, a link). */
+function htmlLiteral(text) {
+    return text
+        .replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c)
+        .replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+}
+/** On one line: a blank line would end the HTML block. */
+function htmlText(value, max = 1_000) {
+    // Made inert before it is escaped: the references written then hold a '#' of their own.
+    return withAddresses(oneLine(value, max), (part) => htmlLiteral(inert(part)), (address) => `<code>${htmlLiteral(address)}</code>`);
+}
+function htmlCode(value, max = 300) {
+    return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
+}
+function htmlLink(text, address) {
+    const href = destination(address)?.replace(/&/g, '&amp;');
+    if (href === undefined)
+        return undefined;
+    // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
+    return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
+}
+/** For a `<pre>`: no blank line, or the HTML block would end before its closing tag. */
+function htmlLines(value) {
+    return value
+        .split(LINE_BREAK)
+        .filter((line) => line.trim() !== '')
+        .map((line) => htmlLiteral(oneLine(line)))
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/common/summary.ts
+/**
+ * A job summary within GitHub's 1 MiB (UTF-8) limit. Its lists are as long as the service makes
+ * them (each secret a drift row), so it is written as fixed parts and lists cut to what fits,
+ * with a count of what was left out.
+ */
+/** A margin under 1 MiB: the redaction after it may grow it. */
+const SUMMARY_BUDGET = 1_000_000;
+const bytesOf = (text) => Buffer.byteLength(text, 'utf8');
+const noteBytes = (list) => bytesOf(list.head) + bytesOf(list.tail) + bytesOf(list.leftOut(Number.MAX_SAFE_INTEGER)) + 3;
+/** Fixed parts whole, then each list, in order, keeps its first lines that fit in what is left. */
+function boundedSummary(parts, budget = SUMMARY_BUDGET) {
+    const fixed = parts.filter((part) => typeof part === 'string');
+    const lists = parts.filter((part) => typeof part !== 'string');
+    let left = budget -
+        fixed.reduce((sum, part) => sum + bytesOf(part) + 1, 0) -
+        lists.reduce((sum, list) => sum + noteBytes(list) + 1, 0);
+    const written = parts.map((part) => {
+        if (typeof part === 'string')
+            return part;
+        const kept = [];
+        for (const line of part.lines) {
+            const size = bytesOf(line) + 1;
+            if (size > left)
+                break;
+            kept.push(line);
+            left -= size;
+        }
+        const cut = part.lines.length - kept.length;
+        const body = [part.head, ...kept].join('\n') + part.tail;
+        return cut > 0 ? `${body}\n${part.leftOut(cut)}` : body;
+    });
+    return within(written.join('\n'), budget);
+}
+/** The last guard (only a fixed part that lost its own bound is this long): cut at a line break. */
+function within(text, budget = SUMMARY_BUDGET) {
+    const size = bytesOf(text);
+    if (size <= budget)
+        return text;
+    const note = (bytes) => `\n<p>… and ${bytes} more bytes, left out to keep this summary under GitHub's limit.</p>\n`;
+    const room = budget - bytesOf(note(size));
+    const head = Buffer.from(text, 'utf8')
+        .subarray(0, room)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '');
+    const cutAt = head.lastIndexOf('\n');
+    const kept = cutAt > 0 ? head.slice(0, cutAt) : head;
+    return `${kept}${note(size - bytesOf(kept))}`;
 }
 
 ;// CONCATENATED MODULE: ./src/views/html-parts.ts
@@ -41800,8 +45052,10 @@ function requestBlock(verdict, redact) {
 }
 function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
     const { code } = cellsOf(redact);
-    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
-    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
+    const parts = [
+        `<h2>${heading(name, verdict, code)}</h2>`,
+        ...deploymentTable(verdict, dashboardUrl, code, redact),
+    ];
     if (verdict.wouldFail !== undefined) {
         parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
     }
@@ -41822,13 +45076,12 @@ function actionCell(part) {
 }
 function plan_summary_rowOf(part, code) {
     const changes = part.summary?.verdict.changes.length;
-    const cells = [
+    return tableRow([
         code(part.key),
         code(part.name),
         htmlText(actionCell(part)),
         htmlText(changes === undefined ? '—' : String(changes)),
-    ];
-    return tableRow(cells);
+    ]);
 }
 /** Or why none was made, within `budget` bytes. */
 function plan_summary_detailsOf(part, code, redact, budget) {
@@ -41922,20 +45175,14 @@ function changedOnGitHub(sweep) {
     const done = [`${inactive} GitHub ${plural(inactive, 'deployment')} marked inactive`];
     if (comments > 0)
         done.push(`${comments} ${plural(comments, 'comment')} rewritten`);
-    const parts = [
-        byThisRun === 0
-            ? `none retired by this run (${done.join(', ')})`
-            : `${byThisRun} retired by this run (${done.join(', ')})`,
-    ];
+    const parts = [`${byThisRun || 'none'} retired by this run (${done.join(', ')})`];
     if (already > 0) {
         parts.push(`${already} already retired by an earlier run, left as ${plural(already, 'it was', 'they were')}`);
     }
-    if (failed > 0) {
+    if (failed > 0)
         parts.push(`${failed} not fully retired: see the warnings in the step's log`);
-    }
-    if (nothing > 0) {
+    if (nothing > 0)
         parts.push(`${nothing} with nothing on GitHub to retire (no deployment record, no comment)`);
-    }
     return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
 }
 /** Each once, as the previews' names spell them, smallest first. */
@@ -41960,10 +45207,8 @@ function sweepSummaryHtml(sweep, redact) {
         `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(sweep.pattern)}</h2>`,
     ];
     if (orphans.length > 0) {
-        parts.push(`<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`);
-        parts.push(orphansTable(orphans, code));
+        parts.push(`<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`, orphansTable(orphans, code));
     }
-    const github = changedOnGitHub(sweep);
     parts.push(labelledTable([
         ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
         [
@@ -41972,7 +45217,7 @@ function sweepSummaryHtml(sweep, redact) {
                 ? 'none'
                 : `${unknownNumbers(sweep.unknown).join(', ')}: left alone`),
         ],
-        ['Changed on GitHub', htmlText(github)],
+        ['Changed on GitHub', htmlText(changedOnGitHub(sweep))],
     ]));
     return boundedSummary(parts);
 }
@@ -41996,7 +45241,213 @@ function renderSummary(summary, redact) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/cli/options.ts
+;// CONCATENATED MODULE: ./src/inputs/fleet-inputs.ts
+/** A `status` or `deployment-type` the action does not know is passed on with a warning: the service decides. */
+
+
+
+
+
+
+
+
+/** The most `list --all` reads: 100 pages of 100. */
+const LIST_CAP = 10_000;
+const DEFAULT_LIST_LIMIT = 100;
+/** One line of text: a filter value is sent in a query, never with a control character. */
+function parseFilterText(raw) {
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    return raw;
+}
+/** Comma-separated uuids, spaces around each allowed. */
+function parseIdList(raw) {
+    const ids = raw.split(',').map((id) => id.trim());
+    if (ids.some((id) => id === ''))
+        fail(`must be uuids separated by commas, got '${raw}'`);
+    return ids.map((id) => {
+        try {
+            return parseGuid(id);
+        }
+        catch {
+            return fail(`must be uuids separated by commas; '${id}' is not a uuid`);
+        }
+    });
+}
+function parseLimit(raw) {
+    if (!/^\d+$/.test(raw) || Number(raw) < 1)
+        fail(`must be a whole number, at least 1, got '${raw}'`);
+    return Number(raw);
+}
+const FLEET_SHARED_INPUTS = core_inputs_pick(ACCESS_INPUT_NAMES);
+/** The filters, in the order the service's interface lists them, then how many. */
+const LIST_OWN_INPUTS = {
+    'name-contains': input(unlessEmpty(parseFilterText)),
+    status: input(unlessEmpty(parseFilterText)),
+    'remote-reconciled': input(unlessEmpty(parseBoolean)),
+    'tag-value-ids': input(unlessEmpty(parseIdList)),
+    'image-version': input(unlessEmpty(parseFilterText)),
+    'deployment-type': input(unlessEmpty(parseFilterText)),
+    'deployment-ids': input(unlessEmpty(parseIdList)),
+    limit: input(parseLimit, { default: String(DEFAULT_LIST_LIMIT) }),
+    all: input(parseBoolean, { default: 'false' }),
+};
+const REPOS_INPUTS = core_inputs_pick([...ACCESS_INPUT_NAMES, 'integration-id']);
+function listRequest(inputs) {
+    const ids = (list) => (list === undefined ? undefined : list.join(','));
+    const filters = {
+        name_contains: inputs['name-contains'],
+        status: inputs.status,
+        remote_reconciled: inputs['remote-reconciled'],
+        tag_value_ids: ids(inputs['tag-value-ids']),
+        image_version: inputs['image-version'],
+        deployment_type: inputs['deployment-type'],
+        deployment_ids: ids(inputs['deployment-ids']),
+    };
+    const warnings = [
+        unknownValueWarning('status', inputs.status, STATUSES),
+        unknownValueWarning('deployment-type', inputs['deployment-type'], DEPLOYMENT_TYPES),
+    ].filter((warning) => warning !== undefined);
+    return {
+        access: checkedAccess(inputs),
+        filters: given(filters),
+        limit: inputs.all ? LIST_CAP : inputs.limit,
+        all: inputs.all,
+        warnings,
+    };
+}
+function reposRequest(inputs) {
+    const integrationId = inputs['integration-id'];
+    if (integrationId === undefined) {
+        throw new errors_InputError([{ input: 'integration-id', problem: 'is required (a uuid)' }]);
+    }
+    return { access: checkedAccess(inputs), integrationId };
+}
+
+;// CONCATENATED MODULE: ./src/cli/dotenv.ts
+/**
+ * The rule for a `--dotenv` value. GitLab stores each variable as expandable:
+ * a `$` in a value the service sent (`custom_url`) would be expanded in later
+ * jobs and could hand `$CI_JOB_TOKEN` to another host. So a value is written
+ * only when GitLab reads it back exactly; any other is left out (`--json` has it).
+ */
+
+/** GitLab refuses a dotenv report of 5 KB or more (`dotenv_size`, 5120 bytes by default). */
+const DOTENV_LIMIT_BYTES = 5 * 1024;
+/** GitLab refuses more variables than this (`dotenv_variables`, 20 by default on GitLab Self-Managed). */
+const DOTENV_LIMIT_VARIABLES = 20;
+/** Why GitLab would not read `value` back exactly; never the value: it is untrusted text. */
+function dotenvRefusal(value) {
+    if (value.includes('$'))
+        return "GitLab would expand its '$'";
+    if (hasLineBreak(value))
+        return 'it has a line break';
+    if (hasControlCharacter(value))
+        return 'it has a control character';
+    if (/\s/u.test(value))
+        return 'it has whitespace, which GitLab trims or a shell splits';
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0]) {
+        return 'it is wholly quoted, which GitLab keeps and other dotenv readers strip';
+    }
+    return undefined;
+}
+function pastTheCount(maxKeys) {
+    return maxKeys === DOTENV_LIMIT_VARIABLES
+        ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
+        : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
+}
+/**
+ * `variables`, most important first, as GitLab reads them back: no empty
+ * value (unset reads the same); past `maxKeys` the last go; past 5 KB the
+ * longest line first, so one huge value does not push out the short ones.
+ */
+function dotenvReport(variables, maxKeys) {
+    const skipped = [];
+    const lines = [];
+    for (const [variable, value] of variables) {
+        if (value === '')
+            continue;
+        const refusal = dotenvRefusal(value);
+        if (refusal === undefined)
+            lines.push([variable, `${variable}=${value}\n`]);
+        else
+            skipped.push({ variable, reason: refusal });
+    }
+    for (const [variable] of lines.splice(maxKeys)) {
+        skipped.push({ variable, reason: pastTheCount(maxKeys) });
+    }
+    const joined = () => lines.map(([, line]) => line).join('');
+    let text = joined();
+    while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
+        const longest = lines.reduce((best, [, line], index) => Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best, 0);
+        const [variable = ''] = lines.splice(longest, 1)[0] ?? [];
+        skipped.push({ variable, reason: 'the file would reach the 5 KB GitLab accepts' });
+        text = joined();
+    }
+    return { text, skipped };
+}
+
+;// CONCATENATED MODULE: ./src/cli/wording.ts
+
+
+const COMMAND_WORDS = {
+    apiKey: 'DEPLOY_API_KEY or --api-key-file',
+    apiKeyHeader: '--api-key-header',
+    headers: '--header or DEPLOY_HEADERS',
+    integrationId: '--integration-id',
+    apiUrl: '--api-url (DEPLOY_API_URL)',
+    name: '--name',
+    repository: '--repository',
+    waitTimeout: '--wait-timeout',
+    healthCheckHeaders: '--health-check-header (or DEPLOY_HEALTH_CHECK_HEADERS)',
+    onDriftFail: '--on-drift fail',
+    onChangeFail: '--on-change fail',
+    // GitLab's word; commandWords says pull request elsewhere (a GitHub pull request on CircleCI).
+    changeRequest: 'merge request',
+    asker: 'the command',
+    secrets: 'DEPLOY_SECRETS, --secrets-file or --secret NAME',
+    healthCheck: '--health-check',
+    commit: '--commit',
+    noWait: 'no --wait',
+};
+/** A merge request on GitLab, a pull request elsewhere; the API URL named as it was given. */
+function commandWords(env, apiUrlFrom) {
+    return {
+        ...COMMAND_WORDS,
+        ...(env.GITLAB_CI === 'true' ? {} : { changeRequest: 'pull request' }),
+        ...(apiUrlFrom === undefined ? {} : { apiUrlFrom }),
+    };
+}
+const COMMAND_DESCRIPTIONS = {
+    'api-key': 'Credential sent in the header named by --api-key-header. Masked and never printed.',
+    'api-key-header': 'Header that carries the API key (not one the command sets itself, such as Host or Content-Type).',
+    config: 'A JSON or YAML object, inline or as a path to a .json, .yaml or .yml file in the current folder (at most 1 MiB), with optional keys source_config, source_revision_config and secret_references. Unknown and repeated keys are an error.',
+    repository: "owner/name of the repository to deploy with codehost, matched case-insensitively against the integration's repository listing. Defaults to the CI system's project slug (e.g. GitLab's CI_PROJECT_PATH); where there is none, required for codehost.",
+    'on-drift': 'What to do when a reused deployment differs from what the command asks for: warn or fail.',
+};
+const PLAN_OPTION_DESCRIPTIONS = {
+    'on-change': 'fail: exit 1 when the plan holds a difference the deploy would not apply, so a required CI job can block the merge. none: it only reports.',
+};
+const LIST_OPTION_DESCRIPTIONS = {
+    'name-contains': 'Only deployments whose name contains VALUE (the service matches it).',
+    status: `Only deployments in this status (${STATUSES.join(', ')}; another value is passed on with a warning).`,
+    'remote-reconciled': 'Only deployments that are (true) or are not (false) remote-reconciled.',
+    'tag-value-ids': 'Only deployments with these tag values: uuids separated by commas.',
+    'image-version': 'Only deployments of this image version.',
+    'deployment-type': `Only deployments of this type (${DEPLOYMENT_TYPES.join(', ')}; another, such as serverless, is passed on with a warning).`,
+    'deployment-ids': 'Only these deployments: uuids separated by commas.',
+    limit: 'Shows at most N deployments: the first N in the order the service answers them.',
+    all: `Shows every deployment, up to ${LIST_CAP.toLocaleString('en-US')} (with a warning when there are more); instead of --limit.`,
+};
+
+;// CONCATENATED MODULE: ./src/cli/option-table.ts
+
+
+
+
+
+
+
 const COMMANDS = ['deploy', 'status', 'plan', 'list', 'repos'];
 const RUN_COMMANDS = ['deploy', 'status', 'plan'];
 function isRunCommand(command) {
@@ -42017,6 +45468,180 @@ const REFUSED_OPTIONS = {
     'health-check-headers': 'header values may be secrets, which must not sit on a command line: pass --health-check-header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEALTH_CHECK_HEADERS',
     secrets: 'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
 };
+/** The inputs given as a flag, and its name. */
+const FLAGS = {
+    'wait-for-ready': 'wait',
+    'dry-run': 'dry-run',
+};
+function shownDefault(value) {
+    if (value === undefined || value === '')
+        return undefined;
+    if (typeof value === 'string')
+        return value;
+    // `repository`'s `${{ github.repository }}`: here, the CI's project slug.
+    return "the CI system's project slug";
+}
+/** Deploy takes every input; status, plan, list and repos theirs. */
+function commandsOf(input) {
+    const access = ACCESS_INPUT_NAMES.includes(input);
+    return COMMANDS.filter((command) => command === 'deploy' ||
+        (command === 'status' && Object.hasOwn(STATUS_INPUTS, input)) ||
+        (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)) ||
+        (command === 'list' && access) ||
+        (command === 'repos' && (access || input === 'integration-id')));
+}
+function valueOption(input, description) {
+    const flag = FLAGS[input];
+    const option = flag ?? input;
+    return {
+        option,
+        type: flag === undefined ? 'string' : 'boolean',
+        ...(flag === undefined ? { valueName: 'VALUE' } : {}),
+        variable: variableOf(option),
+        defaultText: shownDefault(core_inputs_INPUTS[input].default),
+        description,
+        commands: commandsOf(input),
+        role: { kind: 'input', input },
+    };
+}
+/** `--header NAME` and `--health-check-header NAME`: each value from the variable NAME. */
+function headerOption(input) {
+    const health = input === 'health-check-headers';
+    const example = health
+        ? '--health-check-header X-Api-Key reads X_API_KEY'
+        : '--header X-Tenant-Id reads X_TENANT_ID';
+    return {
+        option: health ? 'health-check-header' : 'header',
+        type: 'string',
+        multiple: true,
+        valueName: 'NAME',
+        variable: variableOf(input),
+        description: `${health ? 'The health check sends' : 'Sends'} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
+        role: { kind: 'header', input },
+    };
+}
+/** The options of the inputs whose values never sit on a command line: read from a file or the environment. */
+const SECRET_OPTIONS = {
+    'api-key': (description) => [
+        {
+            option: 'api-key-file',
+            type: 'string',
+            valueName: 'FILE',
+            variable: variableOf('api-key'),
+            description: `${description} Read from FILE (one trailing line break dropped) or from the variable; never an option's value.`,
+            role: { kind: 'api-key-file' },
+        },
+    ],
+    headers: () => [headerOption('headers')],
+    'health-check-headers': () => [headerOption('health-check-headers')],
+    secrets: () => [
+        {
+            option: 'secrets-file',
+            type: 'string',
+            valueName: 'FILE',
+            variable: variableOf('secrets'),
+            description: 'Deployment secrets from FILE: NAME=value lines or a JSON object {"NAME": "value"}. The variable holds the same text. Every value is masked.',
+            role: { kind: 'secrets-file' },
+        },
+        {
+            option: 'secret',
+            type: 'string',
+            multiple: true,
+            valueName: 'NAME',
+            description: 'The deployment secret NAME, its value from the environment variable NAME (as docker run -e NAME); repeatable.',
+            role: { kind: 'secret' },
+        },
+    ],
+};
+function inputOptions(input, description) {
+    const secret = SECRET_OPTIONS[input];
+    if (secret === undefined)
+        return [valueOption(input, description)];
+    const commands = commandsOf(input);
+    return secret(description).map((spec) => ({ ...spec, commands }));
+}
+const LIST_VALUE_NAMES = {
+    'tag-value-ids': 'ID,…',
+    'deployment-ids': 'ID,…',
+    limit: 'N',
+    'remote-reconciled': 'BOOLEAN',
+};
+const LIST_EXCLUDES = {
+    limit: ['all'],
+    all: ['limit'],
+};
+/** The options of `plan`'s and `list`'s own inputs; `all` is a flag. */
+function ownOptions(command, inputs, descriptions) {
+    return Object.keys(inputs).map((input) => {
+        const flag = input === 'all';
+        const excludes = LIST_EXCLUDES[input];
+        return {
+            option: input,
+            type: flag ? 'boolean' : 'string',
+            ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
+            variable: variableOf(input),
+            ...(excludes === undefined ? {} : { excludes }),
+            defaultText: shownDefault(inputs[input].default),
+            description: descriptions[input],
+            commands: [command],
+            role: command === 'plan'
+                ? { kind: 'plan-input', input: input }
+                : { kind: 'list-input', input: input },
+        };
+    });
+}
+const OUTPUT_OPTIONS = [
+    {
+        option: 'json',
+        type: 'boolean',
+        description: 'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too. list and repos: one JSON array of what the service answered, every secret value ***.',
+        commands: COMMANDS,
+        role: { kind: 'output', output: 'json' },
+    },
+    {
+        option: 'events',
+        type: 'boolean',
+        variable: variableOf('events'),
+        defaultText: 'false',
+        description: 'Writes a stream of events to stdout for tools, one JSON object a line (step, status_change, heartbeat, warn), the last always a result line with the status, the exit code and the outputs; not with --json.',
+        commands: RUN_COMMANDS,
+        role: { kind: 'output', output: 'events' },
+    },
+    {
+        option: 'dotenv',
+        type: 'string',
+        valueName: 'FILE',
+        description: "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
+        commands: RUN_COMMANDS,
+        role: { kind: 'output', output: 'dotenv' },
+    },
+    {
+        option: 'dotenv-max-keys',
+        type: 'string',
+        valueName: 'N',
+        defaultText: String(DOTENV_LIMIT_VARIABLES),
+        description: "Writes at most N variables to the --dotenv file (GitLab's dotenv_variables limit: a report over it is lost whole), each one left out named in a warning; with --agents, DEPLOYMENT_LIVE first, then each agent's _ID and _URL, then its _STATUS and _LIVE.",
+        commands: RUN_COMMANDS,
+        role: { kind: 'output', output: 'dotenv-max-keys' },
+    },
+    {
+        option: 'summary',
+        type: 'string',
+        valueName: 'FILE',
+        description: 'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
+        commands: RUN_COMMANDS,
+        role: { kind: 'output', output: 'summary' },
+    },
+];
+/** Every option, in the declared inputs' order; `descriptions` are action.yml's but where the command has its own. */
+function optionTable(descriptions = {}) {
+    return [
+        ...INPUT_NAMES.flatMap((input) => inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? '')),
+        ...ownOptions('plan', PLAN_OWN_INPUTS, PLAN_OPTION_DESCRIPTIONS),
+        ...ownOptions('list', LIST_OWN_INPUTS, LIST_OPTION_DESCRIPTIONS),
+        ...OUTPUT_OPTIONS,
+    ];
+}
 
 ;// CONCATENATED MODULE: ./src/cli/argv.ts
 /** The arguments after the command: the options given, and what to write instead of each wrong one. */
@@ -42138,199 +45763,56 @@ function readTokens(args, command, table, problems) {
     return given;
 }
 
-;// CONCATENATED MODULE: ./src/cli/dotenv.ts
-/**
- * The rule for a `--dotenv` value. GitLab stores each variable as expandable:
- * a `$` in a value the service sent (`custom_url`) would be expanded in later
- * jobs and could hand `$CI_JOB_TOKEN` to another host. So a value is written
- * only when GitLab reads it back exactly; any other is left out (`--json` has it).
- */
-
-/** GitLab refuses a dotenv report of 5 KB or more (`dotenv_size`, 5120 bytes by default). */
-const DOTENV_LIMIT_BYTES = 5 * 1024;
-/** GitLab refuses more variables than this (`dotenv_variables`, 20 by default on GitLab Self-Managed). */
-const DOTENV_LIMIT_VARIABLES = 20;
-/** Why GitLab would not read `value` back exactly; never the value: it is untrusted text. */
-function dotenvRefusal(value) {
-    if (value.includes('$'))
-        return "GitLab would expand its '$'";
-    if (hasLineBreak(value))
-        return 'it has a line break';
-    if (hasControlCharacter(value))
-        return 'it has a control character';
-    if (/\s/u.test(value))
-        return 'it has whitespace, which GitLab trims or a shell splits';
-    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0]) {
-        return 'it is wholly quoted, which GitLab keeps and other dotenv readers strip';
-    }
-    return undefined;
-}
-function pastTheCount(maxKeys) {
-    return maxKeys === DOTENV_LIMIT_VARIABLES
-        ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
-        : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
-}
-/**
- * `variables`, most important first, as GitLab reads them back: no empty
- * value (unset reads the same); past `maxKeys` the last go; past 5 KB the
- * longest line first, so one huge value does not push out the short ones.
- */
-function dotenvReport(variables, maxKeys) {
-    const skipped = [];
-    const lines = [];
-    for (const [variable, value] of variables) {
-        if (value === '')
-            continue;
-        const refusal = dotenvRefusal(value);
-        if (refusal === undefined)
-            lines.push([variable, `${variable}=${value}\n`]);
-        else
-            skipped.push({ variable, reason: refusal });
-    }
-    for (const [variable] of lines.splice(maxKeys)) {
-        skipped.push({ variable, reason: pastTheCount(maxKeys) });
-    }
-    const joined = () => lines.map(([, line]) => line).join('');
-    let text = joined();
-    while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
-        const longest = lines.reduce((best, [, line], index) => Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best, 0);
-        const [variable = ''] = lines.splice(longest, 1)[0] ?? [];
-        skipped.push({ variable, reason: 'the file would reach the 5 KB GitLab accepts' });
-        text = joined();
-    }
-    return { text, skipped };
-}
-
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
-/**
- * JSON.parse keeps the last of repeated keys silently, so the text is also read by the yaml
- * package, whose document keeps every key as written (JSON is YAML 1.2, escapes included).
- */
-
-function parseStrictJson(text) {
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (error) {
-        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
-    }
-    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
-    if (document.errors.length > 0)
-        return { kind: 'unchecked' };
-    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
-}
-/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
-function keyOf(key) {
-    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
-}
-function firstRepeatedKey(node, path) {
-    if ((0,dist/* isSeq */.oP)(node)) {
-        for (const [index, item] of node.items.entries()) {
-            const repeated = firstRepeatedKey(item, [...path, index]);
-            if (repeated !== undefined)
-                return repeated;
-        }
-        return undefined;
-    }
-    if (!(0,dist/* isMap */.jh)(node))
-        return undefined;
-    const seen = new Map();
-    for (const [index, pair] of node.items.entries()) {
-        const key = keyOf(pair.key);
-        const firstIndex = seen.get(key);
-        if (firstIndex !== undefined)
-            return { path: [...path, key], index, firstIndex };
-        seen.set(key, index);
-    }
-    for (const pair of node.items) {
-        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
-        if (repeated !== undefined)
-            return repeated;
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/secrets.ts
-/**
- * Messages never include a value, and name a line by its number, never its text: a line of
- * a multi-line value pasted by mistake may look like NAME=value, its "name" a piece of a secret.
- */
-
-
-const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function lineEntries(raw) {
-    const entries = [];
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const equals = line.indexOf('=');
-        if (equals < 0)
-            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
-        const name = line.slice(0, equals).trim();
-        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
-    }
-    return entries;
-}
-function jsonEntries(raw) {
-    const json = parseStrictJson(raw);
-    // JSON.parse's own message may quote the text, so it is not shown.
-    if (json.kind === 'invalid')
-        fail('looks like a JSON object but is not valid JSON');
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated names');
-    const { value: parsed, repeated } = json;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be NAME=value lines or a JSON object');
-    }
-    // Named by position: a repeated key may be a value put in a name's place. Deeper ones fail
-    // below: a value must be a string.
-    if (repeated !== undefined && repeated.path.length === 1) {
-        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
-    }
-    return Object.entries(parsed).map(([name, value], index) => ({
-        name,
-        value,
-        // An invalid key is not echoed, for the same reason.
-        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
-    }));
-}
-function checkEntry({ name, value, where }, earlier) {
-    if (!SECRET_NAME.test(name)) {
-        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
-    }
-    if (earlier !== undefined)
-        fail(`${where} repeats the secret name of ${earlier}`);
-    if (typeof value !== 'string')
-        fail(`${where} must have a string value`);
-    if (value === '') {
-        throw new EmptyValue(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
-    }
-    return { name, value };
-}
-function parseSecrets(raw) {
-    if (raw === '')
-        return [];
-    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
-    const seen = new Map();
-    return entries.map((entry) => {
-        const secret = checkEntry(entry, seen.get(entry.name));
-        seen.set(entry.name, entry.where);
-        return secret;
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/cli/option-values.ts
 /**
  * The options given, else their DEPLOY_ variables, read into each input's raw
  * text: the API key from its file, headers and secrets from the variables
- * they name, every secret value kept to be masked.
+ * they name, every secret value kept to be masked; every problem gathered
+ * in one `Reading`.
  */
 
 
 
+
+/** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
+const FILE_CAPS = { 'api-key-file': 64 * bounded_read/* KIB */.nH, 'secrets-file': bounded_read/* MIB */.D6 };
+/** Every problem found, to report them all at once. */
+class Reading {
+    problems = [];
+    inputs = {};
+    origins = {};
+    secretValues = [];
+    sources;
+    constructor(sources) {
+        this.sources = sources;
+    }
+    set(input, raw, origin) {
+        // As `core.getInput` gives it: trimmed (a key from a file keeps its inner text).
+        this.inputs[input] = raw.trim();
+        this.origins[input] = origin;
+    }
+    secret(value) {
+        if (value !== '')
+            this.secretValues.push(value);
+    }
+    file(option, path) {
+        const cap = FILE_CAPS[option];
+        try {
+            return this.sources.readFile(path, cap);
+        }
+        catch (error) {
+            // Its message names the cap ("it is larger than 1 MiB") or the deadline.
+            if (error instanceof bounded_read/* BoundedReadError */.uu) {
+                this.problems.push(`--${option} ${path}: cannot read it: ${error.message}`);
+                return undefined;
+            }
+            const code = error?.code;
+            const why = { ENOENT: 'no such file', EISDIR: 'it is a directory' }[code ?? ''] ?? code ?? 'unreadable';
+            this.problems.push(`--${option} ${path}: cannot read it (${why})`);
+            return undefined;
+        }
+    }
+}
 /** An RFC 9110 token. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -42382,12 +45864,10 @@ function option_values_readInputs(given, command, table, reading) {
                 }
                 break;
             }
-            case 'secrets-file':
-                // Read with `--secret` below, as one list.
-                break;
             case 'secret':
                 readSecretOptions(given, table, reading);
                 break;
+            case 'secrets-file': // Read with `--secret`, as one list.
             case 'output':
                 break;
         }
@@ -42497,1632 +45977,12 @@ function readSecretText(text, origin, reading, options = {}) {
     }
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-;// CONCATENATED MODULE: ./src/inputs/workspace-document.ts
-
-
-
-
-
-
-
-function firstLine(error) {
-    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}
-function parseJsonText(text) {
-    const json = parseStrictJson(text);
-    if (json.kind === 'invalid')
-        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated keys');
-    if (json.repeated !== undefined)
-        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
-    return json.value;
-}
-function parseYamlText(text) {
-    try {
-        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
-    }
-    catch (error) {
-        fail(`is not valid YAML: ${firstLine(error)}`);
-    }
-}
-function isInside(root, inner) {
-    const relative = external_node_path_default().relative(root, inner);
-    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
-}
-function kindOf(stats) {
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a FIFO';
-    if (stats.isSocket())
-        return 'a socket';
-    if (stats.isCharacterDevice())
-        return 'a character device';
-    if (stats.isBlockDevice())
-        return 'a block device';
-    return 'neither a file nor a directory';
-}
-function isMissing(error) {
-    const code = error.code;
-    return code === 'ENOENT' || code === 'ENOTDIR';
-}
-/**
- * Inside the workspace as written (`../x.json`) and once links are followed: a link may point
- * anywhere. A path that is not a regular file says what it is ("not found" would mislead).
- */
-function workspaceFile(raw, workspace) {
-    // No file system takes a NUL in a path; Node would throw before asking.
-    if (raw.includes('\0'))
-        fail('its file name has a NUL character, which no path can hold');
-    const root = external_node_path_default().resolve(workspace);
-    const file = external_node_path_default().resolve(root, raw);
-    if (!isInside(root, file))
-        fail(`file '${raw}' is outside the workspace`);
-    const notFound = `file '${raw}' was not found in the workspace (${root})`;
-    let real;
-    try {
-        real = (0,external_node_fs_.realpathSync)(file);
-    }
-    catch (error) {
-        if (!isMissing(error)) {
-            const code = error.code ?? 'an error';
-            fail(`file '${raw}' cannot be read: the file system answered ${code}`);
-        }
-        const link = (0,external_node_fs_.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-        fail(link ? `${notFound}: it is a symbolic link to a path that does not exist` : notFound);
-    }
-    if (!isInside((0,external_node_fs_.realpathSync)(root), real)) {
-        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
-    }
-    const stats = (0,external_node_fs_.statSync)(real);
-    if (!stats.isFile())
-        fail(`file '${raw}' is not a regular file (${kindOf(stats)})`);
-    return real;
-}
-/** The most a document's file may hold: far more than any config, far less than a runner's memory. */
-const DOCUMENT_FILE_CAP = bounded_read/* MIB */.D6;
-function readDocumentFile(raw, workspace) {
-    const file = workspaceFile(raw, workspace);
-    let text;
-    try {
-        text = (0,bounded_read/* readBounded */.CB)(file, { cap: DOCUMENT_FILE_CAP });
-    }
-    catch (error) {
-        if (!(error instanceof bounded_read/* BoundedReadError */.uu))
-            throw error;
-        fail(`file '${raw}' cannot be read: ${error.message}`);
-    }
-    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
-}
-/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
-function isFilePath(raw) {
-    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
-}
-function readDocument(raw, workspace) {
-    return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/config.ts
-
-
-
-
-
-const ConfigSchema = lazy(() => strictObject({
-    source_config: SourceConfigRequestSchema.nullish(),
-    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
-    secret_references: array(SecretReferenceSchema).nullish(),
-}));
-function parseConfig(raw, workspace) {
-    if (raw === '')
-        return {};
-    const parsed = readDocument(raw, workspace);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
-    }
-    try {
-        JSON.stringify(parsed);
-    }
-    catch {
-        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
-    }
-    const result = ConfigSchema.safeParse(parsed);
-    if (!result.success)
-        fail(formatZodIssues(result.error).join('; '));
-    return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/headers.ts
-/**
- * The inputs that become HTTP headers: `headers`, `api-key-header` and
- * `api-key`. A header the HTTP client would refuse, or one that would change
- * how the request is framed or where it goes, is an input error here, before
- * any request. Messages never include a header value: values are secret.
- */
-
-const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
-/**
- * Headers a step may not set. The action sets Accept and Content-Type itself.
- * The others belong to the connection and the framing of the body, which the
- * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
- * Upgrade and a Content-Length that differs from the body, so each request
- * would fail; it obeys Host, which would send the request and its api key to
- * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
- * hop-by-hop headers that mean nothing on these requests.
- */
-const CONTROLLED_HEADERS = new Map([
-    'Accept',
-    'Content-Type',
-    'Content-Length',
-    'Host',
-    'Connection',
-    'Expect',
-    'Keep-Alive',
-    'Proxy-Connection',
-    'TE',
-    'Trailer',
-    'Transfer-Encoding',
-    'Upgrade',
-].map((name) => [name.toLowerCase(), name]));
-/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
-function isSendableHeaderName(name) {
-    return HEADER_TOKEN.test(name) && name !== '__proto__';
-}
-/** The `api-key-header` input. */
-function parseApiKeyHeader(raw) {
-    if (!isSendableHeaderName(raw))
-        fail(`is not a valid header name: '${raw}'`);
-    const controlled = CONTROLLED_HEADERS.get(raw.toLowerCase());
-    if (controlled !== undefined) {
-        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
-    }
-    return raw;
-}
-/** The `api-key` input: any text a header can carry (empty: no key is sent). */
-function parseApiKey(raw) {
-    if (!HEADER_VALUE.test(raw))
-        fail(`the value ${UNSENDABLE}`);
-    return raw;
-}
-/** One `Name: value` line; `number` counts from 1, as messages name lines. */
-function parseHeaderLine(line, number) {
-    const colon = line.indexOf(':');
-    const name = colon < 0 ? '' : line.slice(0, colon).trim();
-    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
-    if (colon < 0 || !isSendableHeaderName(name)) {
-        fail(`line ${number} is not 'Name: value' with a valid header name`);
-    }
-    if (value === '')
-        throw new EmptyValue(`line ${number} has an empty value`);
-    if (!HEADER_VALUE.test(value))
-        fail(`the value on line ${number} ${UNSENDABLE}`);
-    return [name, value];
-}
-/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
-function parseHeaders(raw) {
-    const headers = [];
-    // Lines are named by number, not by content: a stray line may be part of a value.
-    const seen = new Map();
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const [name, value] = parseHeaderLine(line, index + 1);
-        const key = name.toLowerCase();
-        const first = seen.get(key);
-        if (first !== undefined)
-            fail(`line ${index + 1} repeats the header of line ${first}`);
-        const controlled = CONTROLLED_HEADERS.get(key);
-        if (controlled !== undefined) {
-            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
-        }
-        seen.set(key, index + 1);
-        headers.push([name, value]);
-    }
-    return Object.fromEntries(headers);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/health-check.ts
-
-
-
-
-const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
-function parseHealthCheck(raw) {
-    const text = raw.trim();
-    if (text === '')
-        return undefined;
-    const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
-    if (placeholder !== null) {
-        fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
-    }
-    if (/\s/.test(text))
-        fail(`must not contain white space (e.g. ${EXAMPLES})`);
-    if (text.startsWith('/')) {
-        if (text.startsWith('//'))
-            fail(`must be a path ('/ok') or a full address (e.g. ${EXAMPLES})`);
-        return { kind: 'path', path: text };
-    }
-    if (text.startsWith(URL_PLACEHOLDER)) {
-        const rest = text.slice(URL_PLACEHOLDER.length);
-        if (rest !== '' && !/^[/?#]/.test(rest)) {
-            fail(`must have '/', '?' or '#' right after {url} (e.g. ${EXAMPLES})`);
-        }
-        return { kind: 'address', template: text };
-    }
-    // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
-    parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
-        example: EXAMPLES,
-        credentials: "pass them in the health check's headers instead",
-    });
-    return { kind: 'address', template: text };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/image-reference.ts
-/**
- * The `image-uri` input (and a manifest entry's): an image reference,
- * `[host[:port]/]name[:tag][@algorithm:hex]`, checked before any request
- * against the grammar registries use. The patterns are those of
- * distribution/reference's regexp.go (github.com/distribution/reference,
- * v0.6.0: `alphanumeric`, `separator`, `domainNameComponent`, `ipv6address`,
- * `optionalPort`, `tag`, `digestPat`, composed as its `referencePat`), not a
- * parser of our own; they only pick which part to name when one is wrong.
- */
-
-
-/** regexp.go's `NameTotalLengthMax`: a longer name is refused by registries. */
-const NAME_MAX = 255;
-/** Far above a name, a tag and a sha512 digest; a longer text is not tried against the patterns. */
-const REFERENCE_MAX = 1024;
-const alphanumeric = '[a-z0-9]+';
-const separator = '(?:[._]|__|[-]+)';
-const domainNameComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
-const ipv6address = '\\[(?:[a-fA-F0-9:]+)\\]';
-const optionalPort = '(?::[0-9]+)?';
-const tag = '[\\w][\\w.-]{0,127}';
-// `[[:xdigit:]]` in Go's syntax.
-const digestPat = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F]{32,}';
-const domainName = `${domainNameComponent}(?:\\.${domainNameComponent})*`;
-const domainAndPort = `(?:${domainName}|${ipv6address})${optionalPort}`;
-const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
-const remoteName = `${pathComponent}(?:/${pathComponent})*`;
-const namePat = `(?:${domainAndPort}/)?${remoteName}`;
-const REFERENCE = new RegExp(`^(${namePat})(?::(${tag}))?(?:@(${digestPat}))?$`);
-/** A valid name, then `:` and anything: what is wrong is the tag. */
-const NAME_THEN_TAG = new RegExp(`^${namePat}:([^@]*)(?:@.*)?$`);
-/** A valid name (and tag), then `@` and anything: what is wrong is the digest. */
-const NAME_THEN_DIGEST = new RegExp(`^${namePat}(?::${tag})?@(.*)$`);
-const TAG_RULE = 'letters, digits, _, . and -, at most 128, not starting with . or -';
-const DIGEST_RULE = 'algorithm:hex, such as sha256: and 64 hexadecimal digits';
-const NAME_RULE = 'lower-case letters and digits, parts separated by ., _, __, - or /, after an optional registry host[:port]';
-/** What is wrong with a reference the grammar refuses: its tag, its digest or its name. */
-function fault(raw) {
-    const digest = NAME_THEN_DIGEST.exec(raw);
-    if (digest !== null)
-        return `its digest '${digest[1] ?? ''}' is not ${DIGEST_RULE}`;
-    const tagged = NAME_THEN_TAG.exec(raw);
-    if (tagged !== null)
-        return `its tag '${tagged[1] ?? ''}' is not a tag (${TAG_RULE})`;
-    if (/\s/.test(raw))
-        return 'it holds a space';
-    return `its name is not a repository name (${NAME_RULE})`;
-}
-/** The reference as given, once registries would take it; else what is wrong with it. */
-function parseImageReference(raw) {
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    const shown = `'${raw}' is not an image reference ([host[:port]/]name[:tag][@digest])`;
-    if (raw.length > REFERENCE_MAX)
-        fail(`is not an image reference: longer than ${REFERENCE_MAX}`);
-    const match = REFERENCE.exec(raw);
-    if (match === null)
-        fail(`${shown}: ${fault(raw)}`);
-    if ((match[1] ?? '').length > NAME_MAX) {
-        fail(`${shown}: its name is longer than ${NAME_MAX} characters`);
-    }
-    return raw;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/declare.ts
-/** The one reader of any set of declared inputs: every bad one in one `InputError`, before any request. */
-
-
-/**
- * An expression left as it is (`${{ github.token }}`): only a runner evaluates one, and a run
- * outside a runner that reads action.yml's defaults (`local-action`) hands it over as text.
- * It is no value: never masked, never a token.
- */
-function isUnevaluated(raw) {
-    return /^\$\{\{.*\}\}$/.test(raw.trim());
-}
-function input(parse, options = {}) {
-    return { ...options, parse, sensitive: options.sensitive ?? false };
-}
-function namesOf(declarations) {
-    return Object.keys(declarations);
-}
-function sensitiveNames(declarations) {
-    return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
-}
-/** The text an input has when it is not given: its default, or `''` for a required one. */
-function defaultText(declared, run) {
-    const fallback = declared.default ?? '';
-    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
-}
-function inputSchema(declared, run, set) {
-    return schemas_string().transform((raw, context) => {
-        const besides = declared.besides?.(raw, set);
-        if (besides !== undefined) {
-            context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
-            return NEVER;
-        }
-        try {
-            return declared.parse(raw, run);
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            context.addIssue({
-                code: 'custom',
-                message: error.message,
-                params: { empty: error instanceof EmptyValue },
-            });
-            return NEVER;
-        }
-    });
-}
-/** An issue's path is the input's name. */
-function declarationsSchema(declarations, run, set = {}) {
-    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
-        name,
-        inputSchema(declared, run, set),
-    ])));
-}
-const problemOf = ({ input, problem }) => ({ input, problem });
-function runProblemOf(declarations, raw, run) {
-    for (const [name, declared] of Object.entries(declarations)) {
-        const problem = declared.runProblem?.(raw[name] ?? '', run);
-        if (problem !== undefined)
-            return { input: name, problem };
-    }
-    return undefined;
-}
-/** Throws one `InputError` naming every bad input, in the set's order. */
-function declare_readInputs(declarations, read, run) {
-    const raw = Object.fromEntries(namesOf(declarations).map((name) => [
-        name,
-        read(name) ?? defaultText(declarations[name], run),
-    ]));
-    // Parsed once: zod's generated fast path for an object would cost more to make than it saves.
-    const result = declarationsSchema(declarations, run, raw).safeParse(raw, { jitless: true });
-    const issues = (result.error?.issues ?? []).map((issue) => ({
-        input: String(issue.path[0] ?? 'inputs'),
-        problem: issue.message,
-        empty: issue.code === 'custom' && issue.params?.empty === true,
-    }));
-    const lead = runProblemOf(declarations, raw, run);
-    if (lead !== undefined) {
-        const emptied = [...new Set(issues.filter((issue) => issue.empty).map(({ input }) => input))];
-        const cause = emptied.length === 0
-            ? ''
-            : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
-        const others = issues.filter((issue) => !issue.empty);
-        throw new errors_InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
-    }
-    if (!result.success)
-        throw new errors_InputError(issues.map(problemOf));
-    return result.data;
-}
-/** `record` without its undefined fields: the inputs that were given. */
-function given(record) {
-    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
-
-;// CONCATENATED MODULE: ./src/inputs/manifest.ts
-/**
- * The `agents` input. Every structural problem is kept, named by its path
- * (`agents.research.image_url`: unknown key), and reported with every problem of the
- * agents' values (name-template.ts `namedAgents`): one hides no other.
- */
-
-
-
-
-
-const MAX_AGENTS = 50;
-const MAX_AGENT_KEY_LENGTH = 40;
-const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
-const ENTRY_FIELDS = {
-    name: schemas_string(),
-    source: schemas_string(),
-    config: schemas_string(),
-    'integration-id': schemas_string(),
-    repository: schemas_string(),
-    'repo-ref': schemas_string(),
-    'agent-config-path': schemas_string(),
-    'image-uri': schemas_string(),
-    secrets: array(schemas_string()),
-    commit: schemas_string(),
-    environment: schemas_string(),
-    'health-check': schemas_string(),
-    'health-check-expect': schemas_string(),
-};
-function isMapping(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function keyProblem(key) {
-    const problem = !AGENT_KEY.test(key)
-        ? 'a key must be lower-case letters, digits and -, starting with a letter or a digit'
-        : key.length > MAX_AGENT_KEY_LENGTH
-            ? `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`
-            : undefined;
-    return problem === undefined ? undefined : { input: formatIssuePath(['agents', key]), problem };
-}
-function fieldProblem(field, value) {
-    const result = ENTRY_FIELDS[field].safeParse(value);
-    if (!result.success)
-        return result.error.issues.map((issue) => issue.message).join('; ');
-    return field === 'environment' ? environmentHoldsAgentTwice(value) : undefined;
-}
-/** Every key checked (`Object.keys`, so `__proto__` too); a null entry sets nothing. */
-function readEntry(key, raw) {
-    const entry = {};
-    const problems = [];
-    if (raw === null || raw === undefined)
-        return { entry, problems };
-    if (!isMapping(raw)) {
-        const problem = "must be a mapping of the entry's inputs (or empty)";
-        return { entry, problems: [{ input: formatIssuePath(['agents', key]), problem }] };
-    }
-    for (const field of Object.keys(raw)) {
-        const input = formatIssuePath(['agents', key, field]);
-        if (!Object.hasOwn(ENTRY_FIELDS, field)) {
-            problems.push({ input, problem: 'unknown key' });
-            continue;
-        }
-        const problem = fieldProblem(field, raw[field]);
-        if (problem === undefined)
-            entry[field] = raw[field];
-        else
-            problems.push({ input, problem });
-    }
-    return { entry, problems };
-}
-/** A document that holds no agents to check, or more than a manifest takes, fails at once. */
-function manifestAgents(document) {
-    if (!isMapping(document)) {
-        fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
-    }
-    const unknown = Object.keys(document).filter((key) => key !== 'agents');
-    const problems = unknown.map((key) => ({
-        input: 'agents',
-        problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
-    }));
-    // Nothing to check agent by agent: fail at once, with the document's other problems.
-    const stop = (problem) => fail([...problems.map((p) => p.problem), problem].join('; '));
-    const agents = Object.hasOwn(document, 'agents') ? document.agents : null;
-    if (agents !== null && agents !== undefined && !isMapping(agents)) {
-        stop('agents: must be a mapping of each agent to its entry');
-    }
-    const given = isMapping(agents) ? agents : {};
-    const keys = Object.keys(given);
-    if (keys.length === 0)
-        stop('agents: the manifest holds no agent');
-    if (keys.length > MAX_AGENTS) {
-        stop(`agents: holds ${keys.length} agents; a manifest takes at most ${MAX_AGENTS}`);
-    }
-    const read = keys.map((key) => {
-        const bad = keyProblem(key);
-        if (bad !== undefined)
-            problems.push(bad);
-        const { entry, problems: own } = readEntry(key, given[key]);
-        problems.push(...own);
-        return { key, entry };
-    });
-    return { agents: read, problems };
-}
-function parseManifest(raw, workspace) {
-    if (raw === '')
-        return undefined;
-    const source = isFilePath(raw) ? raw : 'inline';
-    return { source, ...manifestAgents(readDocument(raw, workspace)) };
-}
-/** An environment beside a manifest holds `{agent}` once (each agent its own) or never (shared). */
-function environmentHoldsAgentTwice(text) {
-    const count = placeholderCount(text, AGENT_PLACEHOLDER);
-    return count > 1
-        ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
-        : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/name-template.ts
-
-
-
-
-/** Empty beside `agents`, else one name (checked against `agents` apart). */
-function parseNameOrTemplate(raw) {
-    return raw === '' ? '' : parseName(raw);
-}
-/** Without a manifest `name` is required; with one, empty or holding `{agent}` exactly once. */
-function nameBesideAgents(raw, set) {
-    if ((set.agents ?? '') === '')
-        return raw === '' ? NAME_REQUIRED : undefined;
-    if (raw === '')
-        return undefined;
-    const count = placeholderCount(raw, AGENT_PLACEHOLDER);
-    if (count === 1)
-        return undefined;
-    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
-    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
-}
-function deploymentName(template, agentName) {
-    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
-}
-/** A problem for each value more than one agent has, naming them (`support and docs`). */
-function sharedValues(values, problem) {
-    const byValue = new Map();
-    for (const { key, value } of values) {
-        if (value !== undefined)
-            byValue.set(value, [...(byValue.get(value) ?? []), key]);
-    }
-    return [...byValue]
-        .filter(([, keys]) => keys.length > 1)
-        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
-}
-/** Every agent with a valid (deployment) name, and every problem: the others', shared names, the manifest's own. */
-function namedAgents(manifest, template) {
-    const agents = [];
-    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
-    const problems = [...manifest.problems];
-    for (const { key, entry } of manifest.agents) {
-        try {
-            const name = parseName((entry.name ?? key).trim());
-            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
-        }
-    }
-    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
-    problems.push(...sharedValues(names, (name, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
-    })));
-    return { agents, problems };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/run-description.ts
-/** The run the inputs are read for, as the adapter describes it: nothing here knows where it runs. */
-
-function wordsOf(run) {
-    return run.words ?? ACTION_WORDS;
-}
-/** A pull request from another (or a deleted) repository: CI systems give such runs no secrets. */
-function isFromFork(run) {
-    const { head } = run;
-    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
-        return false;
-    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
-}
-/**
- * A fork's runs get no secrets, so the key is empty and every input filled from a secret too:
- * a problem of the run, found on the raw text, leading the report ahead of the empty values.
- */
-function forkRunProblem(apiKey, run) {
-    if (apiKey !== '' || !isFromFork(run))
-        return undefined;
-    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
-    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
-    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
-    return `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts
-/** The core's inputs in action.yml's order (test/repo/contract.test.ts checks every entry's set against its action.yml). */
-
-
-
-
-
-
-
-
-
-
-
-/** `repository`, or the run's own when given empty (the default), on the run's host when known. */
-function parseRepositoryInput(raw, run) {
-    const own = raw === '' || raw === run.repository;
-    const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
-    const host = own ? run.repositoryHost?.toLowerCase() : undefined;
-    return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
-}
-const core_inputs_INPUTS = {
-    'api-url': input(parseApiUrl),
-    'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
-    'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
-    headers: input(parseHeaders, { sensitive: true, default: '' }),
-    name: input(parseNameOrTemplate, { default: '', besides: nameBesideAgents }),
-    agents: input((raw, run) => parseManifest(raw, run.workspace), { default: '' }),
-    source: input(parseSource, { default: 'codehost' }),
-    config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
-    'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
-    repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
-    'repo-ref': input(unlessEmpty(parseText), { default: '' }),
-    'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
-    'image-uri': input(unlessEmpty(parseImageReference), { default: '' }),
-    secrets: input(parseSecrets, { sensitive: true, default: '' }),
-    'wait-for-ready': input(parseBoolean, { default: 'false' }),
-    'wait-timeout': input(parseWaitTimeout, { default: '900' }),
-    'health-check': input(parseHealthCheck, { default: '' }),
-    'health-check-headers': input(parseHeaders, { sensitive: true, default: '' }),
-    'health-check-expect': input(unlessEmpty(parseText), { default: '' }),
-    commit: input(parseCommit, { default: 'auto' }),
-    'on-drift': input(parseOnDrift, { default: 'warn' }),
-    'dry-run': input(parseBoolean, { default: 'false' }),
-    'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
-};
-const INPUT_NAMES = namesOf(core_inputs_INPUTS);
-const SENSITIVE_INPUT_NAMES = sensitiveNames(core_inputs_INPUTS);
-const REQUIRED_NAME = input(parseName);
-/** Some of the core's inputs, in `names`' order; `name` without `agents` is required. */
-const core_inputs_pick = (names) => {
-    const manifest = names.includes('agents');
-    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : core_inputs_INPUTS[name]]));
-};
-const DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
-
-;// CONCATENATED MODULE: ./src/service/known-values.ts
-/**
- * The service's enums (`status`, `deployment_type`) are known lists, not walls: an unknown
- * value is passed on with one warning, and the service decides.
- */
-
-function unknownValueWarning(what, value, known) {
-    if (value === undefined || value === null || known.includes(value))
-        return undefined;
-    return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/service-access.ts
-
-const ACCESS_INPUT_NAMES = [
-    'api-url',
-    'api-key',
-    'api-key-header',
-    'headers',
-];
-function serviceAccess(inputs) {
-    const apiKey = inputs['api-key'];
-    return {
-        apiUrl: inputs['api-url'],
-        headers: apiKey === ''
-            ? { ...inputs.headers }
-            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
-        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
-    };
-}
-function accessProblems(inputs) {
-    const problems = [];
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
-    return problems;
-}
-function checkedAccess(inputs) {
-    const problems = accessProblems(inputs);
-    if (problems.length > 0)
-        throw new errors_InputError(problems);
-    return serviceAccess(inputs);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/fleet-inputs.ts
-/** A `status` or `deployment-type` the action does not know is passed on with a warning: the service decides. */
-
-
-
-
-
-
-
-
-/** The most `list --all` reads: 100 pages of 100. */
-const LIST_CAP = 10_000;
-const DEFAULT_LIST_LIMIT = 100;
-/** One line of text: a filter value is sent in a query, never with a control character. */
-function parseFilterText(raw) {
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    return raw;
-}
-/** Comma-separated uuids, spaces around each allowed. */
-function parseIdList(raw) {
-    const ids = raw.split(',').map((id) => id.trim());
-    if (ids.some((id) => id === ''))
-        fail(`must be uuids separated by commas, got '${raw}'`);
-    return ids.map((id) => {
-        try {
-            return parseGuid(id);
-        }
-        catch {
-            return fail(`must be uuids separated by commas; '${id}' is not a uuid`);
-        }
-    });
-}
-function parseLimit(raw) {
-    if (!/^\d+$/.test(raw) || Number(raw) < 1)
-        fail(`must be a whole number, at least 1, got '${raw}'`);
-    return Number(raw);
-}
-const FLEET_SHARED_INPUTS = core_inputs_pick(ACCESS_INPUT_NAMES);
-/** The filters, in the order the service's interface lists them, then how many. */
-const LIST_OWN_INPUTS = {
-    'name-contains': input(unlessEmpty(parseFilterText)),
-    status: input(unlessEmpty(parseFilterText)),
-    'remote-reconciled': input(unlessEmpty(parseBoolean)),
-    'tag-value-ids': input(unlessEmpty(parseIdList)),
-    'image-version': input(unlessEmpty(parseFilterText)),
-    'deployment-type': input(unlessEmpty(parseFilterText)),
-    'deployment-ids': input(unlessEmpty(parseIdList)),
-    limit: input(parseLimit, { default: String(DEFAULT_LIST_LIMIT) }),
-    all: input(parseBoolean, { default: 'false' }),
-};
-const REPOS_INPUTS = core_inputs_pick([...ACCESS_INPUT_NAMES, 'integration-id']);
-function listRequest(inputs) {
-    const ids = (list) => (list === undefined ? undefined : list.join(','));
-    const filters = {
-        name_contains: inputs['name-contains'],
-        status: inputs.status,
-        remote_reconciled: inputs['remote-reconciled'],
-        tag_value_ids: ids(inputs['tag-value-ids']),
-        image_version: inputs['image-version'],
-        deployment_type: inputs['deployment-type'],
-        deployment_ids: ids(inputs['deployment-ids']),
-    };
-    const warnings = [
-        unknownValueWarning('status', inputs.status, STATUSES),
-        unknownValueWarning('deployment-type', inputs['deployment-type'], DEPLOYMENT_TYPES),
-    ].filter((warning) => warning !== undefined);
-    return {
-        access: checkedAccess(inputs),
-        filters: given(filters),
-        limit: inputs.all ? LIST_CAP : inputs.limit,
-        all: inputs.all,
-        warnings,
-    };
-}
-function reposRequest(inputs) {
-    const integrationId = inputs['integration-id'];
-    if (integrationId === undefined) {
-        throw new errors_InputError([{ input: 'integration-id', problem: 'is required (a uuid)' }]);
-    }
-    return { access: checkedAccess(inputs), integrationId };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/commit.ts
-
-function none(reason) {
-    return { kind: 'none', reason };
-}
-function sameRepository(fullName, repository) {
-    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
-}
-/**
- * Whether `auto` is targeted depends on the branch the deployment tracks, which only the deploy
- * step knows. A head in another repository (a fork) is a commit the deployment's does not have.
- */
-function commitRequest(commit, fields, run) {
-    if (commit.kind === 'none')
-        return none(`${wordsOf(run).commit} is none`);
-    if (commit.kind === 'sha')
-        return commit;
-    if (fields.source !== 'codehost')
-        return none(`source ${fields.source} has no commits`);
-    const { head } = run;
-    if (head === undefined)
-        return none("the run's event is not known");
-    if (head.kind === 'none')
-        return head;
-    const { repository } = fields;
-    if (head.repository === null ||
-        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
-        const where = head.repository ?? 'a deleted repository';
-        const wanted = `${repository.owner}/${repository.name}`;
-        return none(head.pullRequest
-            ? `the pull request's head is in ${where}, not ${wanted}`
-            : `the run is for ${where}, not ${wanted}`);
-    }
-    return { kind: 'auto', branch: head.branch, sha: head.sha };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
-
-
-
-const HEALTH_INPUT_NAMES = [
-    'health-check',
-    'health-check-headers',
-    'health-check-expect',
-];
-function healthRequest(inputs) {
-    const check = inputs['health-check'];
-    if (check === undefined)
-        return undefined;
-    return {
-        check,
-        headers: { ...inputs['health-check-headers'] },
-        ...given({ expect: inputs['health-check-expect'] }),
-    };
-}
-/** The header values of the check and the values of its query string: never printed. */
-function healthSensitiveValues(inputs) {
-    const check = inputs['health-check'];
-    const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
-    return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
-}
-/** Headers or an expected text without a check would check nothing. */
-function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
-    if (inputs['health-check'] !== undefined)
-        return [];
-    const problem = `is set but ${healthCheck} is empty: set ${healthCheck} (e.g. /ok) or remove it`;
-    return [
-        ...(Object.keys(inputs['health-check-headers']).length > 0
-            ? [{ input: 'health-check-headers', problem }]
-            : []),
-        ...(inputs['health-check-expect'] === undefined
-            ? []
-            : [{ input: 'health-check-expect', problem }]),
-    ];
-}
-/** The step's headers serve the agents whose entry sets `health-check`. */
-function unusedHealthProblems(inputs, words, manifest) {
-    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-    return checked === true ? [] : healthProblems(inputs, words);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
-/** `config` merged under the explicit inputs, and every check across inputs reported together. */
-
-
-
-
-
-
-
-
-
-
-function requested(inputs) {
-    const { config } = inputs;
-    return {
-        sourceConfig: {
-            ...config.source_config,
-            ...given({ integration_id: inputs['integration-id'] }),
-        },
-        sourceRevisionConfig: {
-            ...config.source_revision_config,
-            ...given({
-                repo_ref: inputs['repo-ref'],
-                agent_config_path: inputs['agent-config-path'],
-                image_uri: inputs['image-uri'],
-            }),
-        },
-        secretReferences: config.secret_references ?? null,
-    };
-}
-function combinationProblems(inputs, wanted, run) {
-    const problems = [
-        ...accessProblems(inputs),
-        ...healthProblems(inputs, wordsOf(run)),
-        ...configImageProblems(inputs),
-    ];
-    const { source } = inputs;
-    if (source !== 'external_docker' && wanted.secretReferences !== null) {
-        problems.push({
-            input: 'config',
-            problem: `secret_references applies only to source external_docker, not ${source}`,
-        });
-    }
-    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
-        problems.push({
-            input: 'commit',
-            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
-        });
-    }
-    return problems;
-}
-function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
-    return [
-        {
-            input: 'image-uri',
-            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
-        },
-    ];
-}
-/** `config`'s image, checked as `image-uri` is, unless the input (which wins) is given. */
-function configImageProblems(inputs) {
-    const image = inputs.config.source_revision_config?.image_uri;
-    if (inputs['image-uri'] !== undefined || image === undefined || image === null)
-        return [];
-    try {
-        parseImageReference(image);
-        return [];
-    }
-    catch (error) {
-        if (!(error instanceof Invalid))
-            throw error;
-        return [{ input: 'config', problem: `source_revision_config.image_uri ${error.message}` }];
-    }
-}
-function codehostFields(inputs, wanted) {
-    const integrationId = wanted.sourceConfig.integration_id;
-    const { repository } = inputs;
-    if (integrationId != null && repository !== undefined) {
-        return { source: 'codehost', integrationId, repository };
-    }
-    const problems = [];
-    if (integrationId == null) {
-        problems.push({
-            input: 'integration-id',
-            problem: 'is required with source codehost (or config.source_config.integration_id)',
-        });
-    }
-    if (repository === undefined) {
-        problems.push({
-            input: 'repository',
-            problem: 'is required with source codehost (owner/name)',
-        });
-    }
-    return problems;
-}
-function sourceFields(inputs, wanted) {
-    const { source } = inputs;
-    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
-    switch (source) {
-        case 'codehost':
-            return codehostFields(inputs, wanted);
-        case 'external_docker':
-            return missing(needsImage(source, wanted), {
-                source,
-                secretReferences: wanted.secretReferences,
-            });
-        case 'internal_docker':
-            return missing(needsImage(source, wanted), { source });
-        case 'internal_source': {
-            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
-            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
-            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
-        }
-        case 'internal_template':
-            return { source };
-    }
-}
-/** A `deployment_type` the action does not know is sent as it is (the service decides). */
-function specWarnings(wanted) {
-    const type = wanted.sourceConfig.deployment_type;
-    const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
-    return warning === undefined ? [] : [warning];
-}
-function commonFields(inputs, wanted, fields, run) {
-    const access = serviceAccess(inputs);
-    const health = healthRequest(inputs);
-    return {
-        apiUrl: access.apiUrl,
-        headers: access.headers,
-        name: inputs.name,
-        sourceConfig: wanted.sourceConfig,
-        sourceRevisionConfig: wanted.sourceRevisionConfig,
-        secrets: inputs.secrets,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        ...given({ health }),
-        commit: commitRequest(inputs.commit, fields, run),
-        onDrift: inputs['on-drift'],
-        dryRun: inputs['dry-run'],
-        dashboardUrl: inputs['dashboard-url'],
-        sensitiveValues: [
-            ...access.sensitiveValues,
-            ...healthSensitiveValues(inputs),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
-        warnings: specWarnings(wanted),
-    };
-}
-function buildDeploySpec(inputs, run) {
-    const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted, run);
-    const fields = sourceFields(inputs, wanted);
-    if (Array.isArray(fields))
-        throw new errors_InputError([...problems, ...fields]);
-    if (problems.length > 0)
-        throw new errors_InputError(problems);
-    return { ...commonFields(inputs, wanted, fields, run), ...fields };
-}
-/** Throws an `InputError`: every input wrong on its own, else every one that does not fit the others. */
-function readDeploySpec(read, run) {
-    return buildDeploySpec(readInputs(INPUTS, read, run), run);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/deploy-request.ts
-
-
-
-
-
-
-
-
-
-
-/** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
-const ENTRY_INPUTS = [
-    'source',
-    'config',
-    'integration-id',
-    'repository',
-    'repo-ref',
-    'agent-config-path',
-    'image-uri',
-    'commit',
-    'health-check',
-    'health-check-expect',
-];
-const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
-/** The step's secrets the entry lists (all when it lists none). */
-function agentSecrets({ key, entry }, inputs, words) {
-    const listed = entry.secrets;
-    if (listed === undefined)
-        return { value: inputs.secrets };
-    const given = new Set(inputs.secrets.map((secret) => secret.name));
-    const unknown = [...new Set(listed.filter((name) => !given.has(name)))];
-    if (unknown.length > 0) {
-        return {
-            problems: unknown.map((name) => ({
-                input: pathOf(key, 'secrets'),
-                problem: `'${name}' is not one of ${words.asker}'s secrets (${words.secrets} gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
-            })),
-        };
-    }
-    return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
-}
-function entryInputs({ key, entry }, fields, run) {
-    const problems = [];
-    const overrides = {};
-    for (const field of fields) {
-        const raw = entry[field];
-        if (typeof raw !== 'string')
-            continue;
-        try {
-            overrides[field] = core_inputs_INPUTS[field].parse(raw.trim(), run);
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: pathOf(key, field), problem: error.message });
-        }
-    }
-    return { overrides, problems };
-}
-function agentInputs(agent, inputs, run) {
-    const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
-    const secrets = agentSecrets(agent, inputs, wordsOf(run));
-    if ('problems' in secrets)
-        problems.push(...secrets.problems);
-    else
-        overrides.secrets = secrets.value;
-    return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
-}
-/** One agent's request, or its problems: its entry's, else its spec's. */
-function agentRequest(agent, inputs, run) {
-    const own = agentInputs(agent, inputs, run);
-    if (own.problems.length > 0)
-        return own.problems;
-    // The service's access is the step's, checked once; so are health headers or text without a check.
-    const access = [...ACCESS_INPUT_NAMES, ...stepOnlyHealth(agent)];
-    try {
-        const spec = buildDeploySpec(own.inputs, run);
-        return {
-            key: agent.key,
-            name: agent.name,
-            spec,
-            ...given({ environment: agent.entry.environment }),
-        };
-    }
-    catch (error) {
-        if (!(error instanceof errors_InputError))
-            throw error;
-        return error.problems
-            .filter((problem) => !access.includes(problem.input))
-            .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
-    }
-}
-/** The step's health headers and text may serve the agents that set a check, and need not fit the others. */
-function stepOnlyHealth(agent) {
-    const names = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
-    return names.filter((name) => !(name in agent.entry));
-}
-/** Two entries that name one environment without `{agent}`. */
-function sharedEnvironments(manifest) {
-    return sharedValues(manifest.agents.map(({ key, entry }) => ({
-        key,
-        value: entry.environment?.includes(AGENT_PLACEHOLDER) === true ? undefined : entry.environment,
-    })), (environment, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
-    }));
-}
-/** Every agent of the manifest, or the one deployment; else one `InputError` naming every problem. */
-function deployRequest(inputs, run) {
-    if (inputs.agents !== undefined)
-        return manifestRequest(inputs, run);
-    const spec = buildDeploySpec(inputs, run);
-    return { layout: 'flat', source: 'inline', agents: [{ key: spec.name, name: spec.name, spec }] };
-}
-function manifestRequest(inputs, run) {
-    const manifest = inputs.agents;
-    if (manifest === undefined) {
-        throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
-    }
-    const named = namedAgents(manifest, inputs.name);
-    const problems = [
-        ...accessProblems(inputs),
-        ...unusedHealthProblems(inputs, wordsOf(run), manifest),
-        ...named.problems,
-    ];
-    const agents = [];
-    for (const agent of named.agents) {
-        const request = agentRequest(agent, inputs, run);
-        if (Array.isArray(request))
-            problems.push(...request);
-        else
-            agents.push(request);
-    }
-    problems.push(...sharedEnvironments(manifest));
-    if (problems.length > 0)
-        throw new errors_InputError(problems);
-    return {
-        layout: 'keyed',
-        source: manifest.source,
-        ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
-        agents,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
-/** A plan never waits, targets no commit, and is a dry run: the rest of the core's inputs are fixed. */
-
-
-
-
-
-
-const SHARED = [
-    ...ACCESS_INPUT_NAMES,
-    'name',
-    'agents',
-    'source',
-    'config',
-    'integration-id',
-    'repository',
-    'repo-ref',
-    'agent-config-path',
-    'image-uri',
-    'secrets',
-    'dashboard-url',
-];
-const FIXED = {
-    'wait-for-ready': 'false',
-    'wait-timeout': '900',
-    'health-check': '',
-    'health-check-headers': '',
-    'health-check-expect': '',
-    commit: 'none',
-    'on-drift': 'warn',
-    'dry-run': 'true',
-};
-const PLAN_SHARED_INPUTS = core_inputs_pick(SHARED);
-const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
-function planAsked(inputs, run) {
-    const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
-    const { 'on-change': onChange, ...shared } = inputs;
-    const core = { ...fixed, ...shared };
-    return { ...deployRequest(core, run), onChange };
-}
-function planRequest(inputs, run) {
-    const { layout, agents, onChange } = planAsked(inputs, run);
-    const [one] = agents;
-    if (layout === 'flat' && one !== undefined)
-        return { spec: one.spec, onChange };
-    throw new InputError([
-        { input: 'agents', problem: 'plans several agents: this plan takes one deployment' },
-    ]);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/status-inputs.ts
-
-
-
-
-
-
-
-
-const STATUS_INPUTS = core_inputs_pick([
-    ...ACCESS_INPUT_NAMES,
-    'name',
-    'agents',
-    'wait-for-ready',
-    'wait-timeout',
-    ...HEALTH_INPUT_NAMES,
-    'dashboard-url',
-]);
-/** Of an entry only its check counts: the rest describes a deploy, which `status` does not make. */
-function agentLookups(manifest, inputs, lookup, run) {
-    const { agents, problems } = namedAgents(manifest, inputs.name);
-    const lookups = agents.map((agent) => {
-        const own = entryInputs(agent, ['health-check', 'health-check-expect'], run);
-        problems.push(...own.problems);
-        const checked = { ...inputs, ...own.overrides };
-        const spec = {
-            ...lookup,
-            name: agent.deploymentName,
-            sensitiveValues: [...lookup.sensitiveValues, ...healthSensitiveValues(checked)],
-        };
-        const health = healthRequest(checked);
-        if (health === undefined)
-            delete spec.health;
-        else
-            spec.health = health;
-        return { key: agent.key, spec };
-    });
-    if (problems.length > 0)
-        throw new errors_InputError(problems);
-    return lookups;
-}
-function lookupOf(inputs, access) {
-    return {
-        ...access,
-        sensitiveValues: [...access.sensitiveValues, ...healthSensitiveValues(inputs)],
-        ...given({ health: healthRequest(inputs) }),
-        name: inputs.name,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        ...given({ dashboardUrl: inputs['dashboard-url'] }),
-    };
-}
-/**
- * The run is read without its repository (`status` takes no `repository`), so an empty
- * api key on a pull request whose head names its repository reads as a fork's.
- */
-function readStatusRequest(read, run) {
-    const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
-    const manifest = inputs.agents;
-    const problems = unusedHealthProblems(inputs, wordsOf(run), manifest);
-    if (problems.length > 0)
-        throw new errors_InputError(problems);
-    const lookup = lookupOf(inputs, checkedAccess(inputs));
-    if (manifest === undefined) {
-        return { layout: 'flat', source: 'inline', agents: [{ key: lookup.name, spec: lookup }] };
-    }
-    const agents = agentLookups(manifest, inputs, lookup, run);
-    return { layout: 'keyed', source: manifest.source, agents };
-}
-
-;// CONCATENATED MODULE: ./src/cli/wording.ts
-
-
-const COMMAND_WORDS = {
-    apiKey: 'DEPLOY_API_KEY or --api-key-file',
-    apiKeyHeader: '--api-key-header',
-    headers: '--header or DEPLOY_HEADERS',
-    integrationId: '--integration-id',
-    apiUrl: '--api-url (DEPLOY_API_URL)',
-    name: '--name',
-    repository: '--repository',
-    waitTimeout: '--wait-timeout',
-    healthCheckHeaders: '--health-check-header (or DEPLOY_HEALTH_CHECK_HEADERS)',
-    onDriftFail: '--on-drift fail',
-    onChangeFail: '--on-change fail',
-    // GitLab's word; commandWords says pull request elsewhere (a GitHub pull request on CircleCI).
-    changeRequest: 'merge request',
-    asker: 'the command',
-    secrets: 'DEPLOY_SECRETS, --secrets-file or --secret NAME',
-    healthCheck: '--health-check',
-    commit: '--commit',
-    noWait: 'no --wait',
-};
-/** A merge request on GitLab, a pull request elsewhere; the API URL named as it was given. */
-function commandWords(env, apiUrlFrom) {
-    return {
-        ...COMMAND_WORDS,
-        ...(env.GITLAB_CI === 'true' ? {} : { changeRequest: 'pull request' }),
-        ...(apiUrlFrom === undefined ? {} : { apiUrlFrom }),
-    };
-}
-const COMMAND_DESCRIPTIONS = {
-    'api-key': 'Credential sent in the header named by --api-key-header. Masked and never printed.',
-    'api-key-header': 'Header that carries the API key (not one the command sets itself, such as Host or Content-Type).',
-    config: 'A JSON or YAML object, inline or as a path to a .json, .yaml or .yml file in the current folder (at most 1 MiB), with optional keys source_config, source_revision_config and secret_references. Unknown and repeated keys are an error.',
-    repository: "owner/name of the repository to deploy with codehost, matched case-insensitively against the integration's repository listing. Defaults to the CI system's project slug (e.g. GitLab's CI_PROJECT_PATH); where there is none, required for codehost.",
-    'on-drift': 'What to do when a reused deployment differs from what the command asks for: warn or fail.',
-};
-const PLAN_OPTION_DESCRIPTIONS = {
-    'on-change': 'fail: exit 1 when the plan holds a difference the deploy would not apply, so a required CI job can block the merge. none: it only reports.',
-};
-const LIST_OPTION_DESCRIPTIONS = {
-    'name-contains': 'Only deployments whose name contains VALUE (the service matches it).',
-    status: `Only deployments in this status (${STATUSES.join(', ')}; another value is passed on with a warning).`,
-    'remote-reconciled': 'Only deployments that are (true) or are not (false) remote-reconciled.',
-    'tag-value-ids': 'Only deployments with these tag values: uuids separated by commas.',
-    'image-version': 'Only deployments of this image version.',
-    'deployment-type': `Only deployments of this type (${DEPLOYMENT_TYPES.join(', ')}; another, such as serverless, is passed on with a warning).`,
-    'deployment-ids': 'Only these deployments: uuids separated by commas.',
-    limit: 'Shows at most N deployments: the first N in the order the service answers them.',
-    all: `Shows every deployment, up to ${LIST_CAP.toLocaleString('en-US')} (with a warning when there are more); instead of --limit.`,
-};
-
-;// CONCATENATED MODULE: ./src/cli/option-table.ts
-
-
-
-
-
-
-
-
-/** The inputs given as a flag, and its name. */
-const FLAGS = {
-    'wait-for-ready': 'wait',
-    'dry-run': 'dry-run',
-};
-function shownDefault(value) {
-    if (value === undefined || value === '')
-        return undefined;
-    if (typeof value === 'string')
-        return value;
-    // `repository`'s `${{ github.repository }}`: here, the CI's project slug.
-    return "the CI system's project slug";
-}
-/** Deploy takes every input; status, plan, list and repos theirs. */
-function commandsOf(input) {
-    const access = ACCESS_INPUT_NAMES.includes(input);
-    return COMMANDS.filter((command) => command === 'deploy' ||
-        (command === 'status' && Object.hasOwn(STATUS_INPUTS, input)) ||
-        (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)) ||
-        (command === 'list' && access) ||
-        (command === 'repos' && (access || input === 'integration-id')));
-}
-function valueOption(input, description) {
-    const flag = FLAGS[input];
-    const option = flag ?? input;
-    return {
-        option,
-        type: flag === undefined ? 'string' : 'boolean',
-        ...(flag === undefined ? { valueName: 'VALUE' } : {}),
-        variable: variableOf(option),
-        defaultText: shownDefault(core_inputs_INPUTS[input].default),
-        description,
-        commands: commandsOf(input),
-        role: { kind: 'input', input },
-    };
-}
-/** `--header NAME` and `--health-check-header NAME`: each value from the variable NAME. */
-function headerOption(input) {
-    const health = input === 'health-check-headers';
-    const example = health
-        ? '--health-check-header X-Api-Key reads X_API_KEY'
-        : '--header X-Tenant-Id reads X_TENANT_ID';
-    return {
-        option: health ? 'health-check-header' : 'header',
-        type: 'string',
-        multiple: true,
-        valueName: 'NAME',
-        variable: variableOf(input),
-        description: `${health ? 'The health check sends' : 'Sends'} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
-        role: { kind: 'header', input },
-    };
-}
-/** The options of the inputs whose values never sit on a command line: read from a file or the environment. */
-const SECRET_OPTIONS = {
-    'api-key': (description) => [
-        {
-            option: 'api-key-file',
-            type: 'string',
-            valueName: 'FILE',
-            variable: variableOf('api-key'),
-            description: `${description} Read from FILE (one trailing line break dropped) or from the variable; never an option's value.`,
-            role: { kind: 'api-key-file' },
-        },
-    ],
-    headers: () => [headerOption('headers')],
-    'health-check-headers': () => [headerOption('health-check-headers')],
-    secrets: () => [
-        {
-            option: 'secrets-file',
-            type: 'string',
-            valueName: 'FILE',
-            variable: variableOf('secrets'),
-            description: 'Deployment secrets from FILE: NAME=value lines or a JSON object {"NAME": "value"}. The variable holds the same text. Every value is masked.',
-            role: { kind: 'secrets-file' },
-        },
-        {
-            option: 'secret',
-            type: 'string',
-            multiple: true,
-            valueName: 'NAME',
-            description: 'The deployment secret NAME, its value from the environment variable NAME (as docker run -e NAME); repeatable.',
-            role: { kind: 'secret' },
-        },
-    ],
-};
-function inputOptions(input, description) {
-    const secret = SECRET_OPTIONS[input];
-    if (secret === undefined)
-        return [valueOption(input, description)];
-    const commands = commandsOf(input);
-    return secret(description).map((spec) => ({ ...spec, commands }));
-}
-function planOptions() {
-    return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
-        option: input,
-        type: 'string',
-        valueName: 'VALUE',
-        variable: variableOf(input),
-        defaultText: shownDefault(declared.default),
-        description: PLAN_OPTION_DESCRIPTIONS[input],
-        commands: ['plan'],
-        role: { kind: 'plan-input', input: input },
-    }));
-}
-const LIST_VALUE_NAMES = {
-    'tag-value-ids': 'ID,…',
-    'deployment-ids': 'ID,…',
-    limit: 'N',
-    'remote-reconciled': 'BOOLEAN',
-};
-const LIST_EXCLUDES = {
-    limit: ['all'],
-    all: ['limit'],
-};
-function listOptions() {
-    return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
-        const input = name;
-        const flag = input === 'all';
-        return {
-            option: input,
-            type: flag ? 'boolean' : 'string',
-            ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
-            variable: variableOf(input),
-            ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
-            defaultText: shownDefault(declared.default),
-            description: LIST_OPTION_DESCRIPTIONS[input],
-            commands: ['list'],
-            role: { kind: 'list-input', input },
-        };
-    });
-}
-const OUTPUT_OPTIONS = [
-    {
-        option: 'json',
-        type: 'boolean',
-        description: 'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too. list and repos: one JSON array of what the service answered, every secret value ***.',
-        commands: COMMANDS,
-        role: { kind: 'output', output: 'json' },
-    },
-    {
-        option: 'events',
-        type: 'boolean',
-        variable: variableOf('events'),
-        defaultText: 'false',
-        description: 'Writes a stream of events to stdout for tools, one JSON object a line (step, status_change, heartbeat, warn), the last always a result line with the status, the exit code and the outputs; not with --json.',
-        commands: RUN_COMMANDS,
-        role: { kind: 'output', output: 'events' },
-    },
-    {
-        option: 'dotenv',
-        type: 'string',
-        valueName: 'FILE',
-        description: "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
-        commands: RUN_COMMANDS,
-        role: { kind: 'output', output: 'dotenv' },
-    },
-    {
-        option: 'dotenv-max-keys',
-        type: 'string',
-        valueName: 'N',
-        defaultText: String(DOTENV_LIMIT_VARIABLES),
-        description: "Writes at most N variables to the --dotenv file (GitLab's dotenv_variables limit: a report over it is lost whole), each one left out named in a warning; with --agents, DEPLOYMENT_LIVE first, then each agent's _ID and _URL, then its _STATUS and _LIVE.",
-        commands: RUN_COMMANDS,
-        role: { kind: 'output', output: 'dotenv-max-keys' },
-    },
-    {
-        option: 'summary',
-        type: 'string',
-        valueName: 'FILE',
-        description: 'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
-        commands: RUN_COMMANDS,
-        role: { kind: 'output', output: 'summary' },
-    },
-];
-/** Every option, in the declared inputs' order; `descriptions` are action.yml's but where the command has its own. */
-function optionTable(descriptions = {}) {
-    return [
-        ...INPUT_NAMES.flatMap((input) => inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? '')),
-        ...planOptions(),
-        ...listOptions(),
-        ...OUTPUT_OPTIONS,
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/cli/sources.ts
-/** What the command reads besides its arguments, and the `Reading` that gathers values and problems. */
-
-/** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
-const FILE_CAPS = { 'api-key-file': 64 * bounded_read/* KIB */.nH, 'secrets-file': bounded_read/* MIB */.D6 };
-/** Every problem found, to report them all at once. */
-class Reading {
-    problems = [];
-    inputs = {};
-    origins = {};
-    secretValues = [];
-    sources;
-    constructor(sources) {
-        this.sources = sources;
-    }
-    set(input, raw, origin) {
-        // As `core.getInput` gives it: trimmed (a key from a file keeps its inner text).
-        this.inputs[input] = raw.trim();
-        this.origins[input] = origin;
-    }
-    secret(value) {
-        if (value !== '')
-            this.secretValues.push(value);
-    }
-    file(option, path) {
-        const cap = FILE_CAPS[option];
-        try {
-            return this.sources.readFile(path, cap);
-        }
-        catch (error) {
-            // Its message names the cap ("it is larger than 1 MiB") or the deadline.
-            if (error instanceof bounded_read/* BoundedReadError */.uu) {
-                this.problems.push(`--${option} ${path}: cannot read it: ${error.message}`);
-                return undefined;
-            }
-            const code = error?.code;
-            const why = { ENOENT: 'no such file', EISDIR: 'it is a directory' }[code ?? ''] ?? code ?? 'unreadable';
-            this.problems.push(`--${option} ${path}: cannot read it (${why})`);
-            return undefined;
-        }
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/cli/arguments.ts
 /**
  * The command line and the environment, read into one request: each input's
  * raw text (as `core.getInput` gives it), the secrets to mask, where the
  * outputs go. A usage error names the option before the action's parsers run.
  */
-
-
 
 
 
@@ -45726,8 +47586,6 @@ const addPipeMethods = spawned => {
 	}
 };
 
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./node_modules/get-stream/source/contents.js
 const contents_getStreamContents = async (stream, {init, convertChunk, getSize, truncateChunk, addChunk, getFinalChunk, finalize}, {maxBuffer = Number.POSITIVE_INFINITY} = {}) => {
 	if (!isAsyncIterable(stream)) {
@@ -47847,6 +49705,21 @@ function describeCiRun(env, cwd) {
         head: headOf({ branch: answer.branch, sha: answer.commit, pullRequest: false }, where),
     };
 }
+/** Where the run is, and the commit it targets: the one given, else the branch head when known. */
+function describeRun(ci, given) {
+    const { head } = ci;
+    if (given !== undefined && (head.kind === 'none' || head.sha.toLowerCase() !== given)) {
+        return `run: ${ci.where}, commit ${shortSha(given)} (the commit given)`;
+    }
+    if (head.kind === 'none')
+        return `run: ${ci.where}`;
+    const from = head.pullRequest && head.repository !== undefined && head.repository !== ci.slug
+        ? ` (a pull request from ${head.repository})`
+        : head.pullRequest
+            ? ' (a pull request)'
+            : '';
+    return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
+}
 function runDescription(run, workspace, words) {
     return {
         workspace,
@@ -47856,2033 +49729,6 @@ function runDescription(run, workspace, words) {
         head: run.head,
         commit: run.commit,
     };
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/events.ts
-/**
- * The one channel by which the core tells its runner anything; each view (`EventView`)
- * decides how an event looks (log, outputs, GitHub records, `--events`). A port: it imports
- * nothing from the steps and flows that emit it.
- *
- * Secrets are redacted once, in `RunEvents.emit`: an event's free text goes through the
- * runner's `redact`; reports carry text already redacted and secret values as `***`; outputs
- * are data, redacted by structure.
- */
-
-function redacted(event, redact) {
-    switch (event.kind) {
-        case 'log':
-        case 'phase':
-            return { ...event, message: redact(event.message) };
-        case 'waiting':
-            return {
-                ...event,
-                waitingFor: redact(event.waitingFor),
-                ...(event.briefly === undefined ? {} : { briefly: redact(event.briefly) }),
-                ...(event.note === undefined ? {} : { note: redact(event.note) }),
-            };
-        case 'status_change':
-            return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
-        case 'health':
-            return {
-                ...event,
-                url: event.url === null ? null : redact(event.url),
-                ...(event.error === undefined ? {} : { error: redact(event.error) }),
-            };
-        default:
-            return event;
-    }
-}
-/** The channel of one run: every view sees every event, in order, redacted. */
-class RunEvents {
-    #views;
-    #redact;
-    #pending = [];
-    constructor(views, redact) {
-        this.#views = views;
-        this.#redact = redact;
-    }
-    emit = (event) => {
-        const made = redacted(event, this.#redact);
-        for (const view of this.#views) {
-            const work = view(made);
-            if (work !== undefined)
-                this.#pending.push(work);
-        }
-    };
-    /** Resolves once every view has done the work an event started (each view bounds its own). */
-    async settled() {
-        const pending = this.#pending;
-        this.#pending = [];
-        await Promise.allSettled(pending);
-    }
-    logger = {
-        info: (message) => this.emit({ kind: 'log', level: 'info', message }),
-        notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
-        warning: (message) => this.emit({ kind: 'log', level: 'warning', message }),
-        debug: (message) => this.emit({ kind: 'log', level: 'debug', message }),
-    };
-}
-/** The wait's line in a log: `waiting until live: WHAT; 12.0 s so far[; NOTE]`. */
-function waitingLine(event) {
-    const after = event.note === undefined ? '' : `; ${event.note}`;
-    return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
-}
-/** `log` events and the wait's state as lines of a `Logger`; the rest is left to other views. */
-function logView(logger) {
-    return (event) => {
-        if (event.kind === 'log')
-            logger[event.level](event.message);
-        else if (event.kind === 'waiting')
-            logger.info(waitingLine(event));
-    };
-}
-/** Each of `views`, told every event with the agent's key. */
-function agentViews(views, agent) {
-    return views.map((view) => (event) => view({ ...event, agent }));
-}
-/** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */
-async function withEvents(io, flow) {
-    const events = new RunEvents(io.views, io.redact);
-    try {
-        return await flow(events);
-    }
-    finally {
-        await events.settled();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
-function flatSummary(summary) {
-    return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/errors.ts
-
-/** Carries the deployment the run found, so the outputs can still say which. */
-class DeploymentError extends ActionError {
-    name = 'DeploymentError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
-/** Runs `work` between a `phase` and a `phase_over` event (the views' log group), however it ends. */
-function inGroup({ events }) {
-    return async (name, phase, work) => {
-        events?.({ kind: 'phase', phase, message: name, grouped: true });
-        try {
-            return await work();
-        }
-        finally {
-            events?.({ kind: 'phase_over', phase, grouped: true });
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/find.ts
-/** The one way to find a deployment by its exact name: the service filters by substring, and does not enforce unique names. */
-
-
-/** Looked for in a log group of its own; `said` writes what was found there. */
-function findDeployment(name, dependencies, said) {
-    const { service, logger } = dependencies;
-    return inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => {
-        const found = pickOne(await service.findByName(name), name, logger);
-        said?.(found);
-        return found;
-    });
-}
-/** Among several of the name: one not being deleted, then the oldest; a warning names every id. */
-function pickOne(found, name, logger) {
-    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
-        Date.parse(a.created_at) - Date.parse(b.created_at));
-    if (first === undefined || others.length === 0)
-        return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
-    return first;
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/deploy.ts
-/**
- * Which repository, which deployment of the name, reuse or create: never two from one name
- * where the service lets the action prevent it, and a warning with every id where it cannot.
- */
-
-
-
-
-
-
-
-/** The listing may lag a create (no read-after-write): the name is looked up after each pause. */
-const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
-/** A create stored under another name fails the step (the next run would not find it); the outputs still say what was created. */
-class RenamedError extends ActionError {
-    name = 'RenamedError';
-    created;
-    constructor(created, words) {
-        const { deployment, request } = created;
-        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
-        this.created = created;
-    }
-}
-function buildCreateRequest(spec, repository) {
-    const request = {
-        name: spec.name,
-        source: spec.source,
-        source_config: { ...spec.sourceConfig },
-        source_revision_config: { ...spec.sourceRevisionConfig },
-        secrets: spec.secrets.map((secret) => ({ ...secret })),
-    };
-    // A codehost deployment builds on push unless the step says otherwise.
-    if (spec.source === 'codehost' && spec.sourceConfig.build_on_push === undefined) {
-        request.source_config.build_on_push = true;
-    }
-    if (repository !== undefined) {
-        request.source_config.repo_url = repository.url;
-        request.source_config.integration_id = repository.host_integration_id;
-        request.source_revision_config.repo_ref ??= repository.default_branch;
-    }
-    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
-        request.secret_references = spec.secretReferences;
-    }
-    return request;
-}
-class NotReusableError extends DeploymentError {
-    name = 'NotReusableError';
-}
-function checkReusable(deployment, spec, words) {
-    if (deployment.source !== spec.source) {
-        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or deploy with source ${deployment.source}.`, deployment);
-    }
-    if (deployment.status === 'AWAITING_DELETE') {
-        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run ${words.asker} again, or deploy under another name.`, deployment);
-    }
-    return deployment;
-}
-async function findSettled(name, dependencies) {
-    const { service, clock, signal, logger } = dependencies;
-    for (const pause of SETTLE_PAUSES_MS) {
-        await clock.sleep(pause, signal);
-        const found = pickOne(await service.findByName(name), name, logger);
-        if (found !== undefined)
-            return found;
-    }
-    return undefined;
-}
-const settleWindow = runtime_formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
-/** After a 409 or a create that may have taken effect: a 409 with nothing listed fails; an ambiguous create is tried again. */
-function reconcileCreate(name, dependencies) {
-    const { logger } = dependencies;
-    return async (failure) => {
-        const conflict = failure.status === 409;
-        logger.info(conflict
-            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
-            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
-        const found = await findSettled(name, dependencies).catch((lookUpError) => {
-            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
-                throw lookUpError;
-            }
-            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning ${dependencies.service.words.asker} again is safe: it finds the deployment before creating one.`);
-        });
-        if (found !== undefined) {
-            logger.info(`'${name}' exists (${found.id}): using it`);
-            return found;
-        }
-        if (conflict) {
-            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run ${dependencies.service.words.asker} again later.`);
-        }
-        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
-        return undefined;
-    };
-}
-/** After a create: the stored name must be the asked one, and a look-up warns when two runs raced to the name. */
-async function checkCreated(created, dependencies) {
-    const { deployment } = created;
-    const name = created.request.name;
-    if (deployment.name !== name)
-        throw new RenamedError(created, dependencies.service.words);
-    const ids = new Set([
-        deployment.id,
-        ...(await dependencies.service.findByName(name, { proving: false })).map((d) => d.id),
-    ]);
-    if (ids.size > 1) {
-        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
-    }
-}
-/** The create, reconciled; a deployment found by a look-up is checked like any found by its name. */
-async function create(spec, request, repository, dependencies, onCreated) {
-    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
-    const deployment = via === 'answer' ? value : checkReusable(value, spec, dependencies.service.words);
-    // A deployment that answered a 409 was created by another run.
-    const created = via !== 'conflict';
-    if (created)
-        onCreated?.({ request, repository, deployment, created });
-    // The reconcile look-up found the exact name and warned about duplicates already.
-    if (via === 'answer') {
-        await checkCreated({ request, repository, deployment, created }, dependencies);
-    }
-    return { deployment, created };
-}
-/**
- * Resolve, find, then reuse or create (or say what a dry run would). The hooks hear the body
- * and the created deployment at once, so a run that fails later still says what exists.
- */
-async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
-    const { service, logger } = dependencies;
-    const group = inGroup(dependencies);
-    const repository = spec.source === 'codehost'
-        ? await group(`Resolving repository ${fullName(spec.repository)}`, 'resolve', async () => {
-            const found = await resolveRepository(service, spec, dependencies.repositories);
-            logger.info(`${fullName(spec.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
-            return found;
-        })
-        : undefined;
-    const request = buildCreateRequest(spec, repository);
-    onRequest?.(request);
-    const existing = await findDeployment(spec.name, dependencies, (found) => logger.info(found === undefined
-        ? `no deployment is named '${spec.name}'`
-        : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`));
-    if (existing !== undefined) {
-        return {
-            request,
-            repository,
-            deployment: checkReusable(existing, spec, dependencies.service.words),
-            created: false,
-        };
-    }
-    if (spec.dryRun) {
-        logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);
-        return { request, repository, created: false };
-    }
-    return group(`Creating deployment '${spec.name}'`, 'create', async () => {
-        const outcome = await create(spec, request, repository, dependencies, onCreated);
-        logger.info(outcome.created
-            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
-            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
-        return { request, repository, ...outcome };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
-
-function startSchedule(options, now) {
-    return {
-        intervalMs: options.initialIntervalMs,
-        lastCheckAt: now,
-        checks: 0,
-        failedInARow: 0,
-        throttledInARow: 0,
-        slowdownMs: 0,
-    };
-}
-function refusalOf(failure) {
-    if (!(failure instanceof ServiceError))
-        return { throttled: false };
-    const { retryAfterMs } = failure.details;
-    return {
-        throttled: failure.status === 429,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
-}
-function nextMove(schedule, deadline, now) {
-    const remaining = deadline - now;
-    if (remaining <= 0)
-        return { kind: 'stop' };
-    const wanted = Math.max(schedule.intervalMs - (now - schedule.lastCheckAt), schedule.slowdownMs);
-    // Keeps 30 checks a minute: never a check closer than its interval, nor past the deadline.
-    if (wanted > remaining)
-        return { kind: 'pause-to-deadline', pauseMs: remaining };
-    return { kind: 'check', pauseMs: Math.max(0, wanted) };
-}
-function checkStarted(schedule, options, now) {
-    return {
-        ...schedule,
-        lastCheckAt: now,
-        intervalMs: Math.min(options.maxIntervalMs, schedule.intervalMs * options.growth),
-        checks: schedule.checks + 1,
-    };
-}
-/** How long a check started at `now` may take: the last may not outlast the deadline by more than a second. */
-function checkTimeoutMs(deadline, now) {
-    return Math.max(1_000, deadline - now);
-}
-function answered(schedule) {
-    return { ...schedule, failedInARow: 0, throttledInARow: 0, slowdownMs: 0 };
-}
-/** `throttled`: the `429`s before it in a row. */
-function slowdownOf(refusal, throttled, options) {
-    const asked = refusal.retryAfterMs ?? (refusal.throttled ? options.maxIntervalMs * 2 ** throttled : 0);
-    return Math.min(asked, options.maxSlowdownMs);
-}
-/** A `429` only slows the checks (the deadline still holds); any other failure counts in a row. */
-function refused(schedule, refusal, options) {
-    if (refusal.throttled) {
-        return {
-            ...schedule,
-            slowdownMs: slowdownOf(refusal, schedule.throttledInARow, options),
-            throttledInARow: schedule.throttledInARow + 1,
-        };
-    }
-    return {
-        ...schedule,
-        slowdownMs: slowdownOf(refusal, 0, options),
-        throttledInARow: 0,
-        failedInARow: schedule.failedInARow + 1,
-    };
-}
-function givesUp(schedule, options) {
-    return schedule.failedInARow > options.maxFailedPolls;
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/status-checks.ts
-/**
- * The status checks of every waiting agent as one request
- * (`GET /v2/deployments?deployment_ids=A,B,…`, 100 ids a request), at one wait's pace whatever
- * the number of agents (wait-schedule.ts; after a `429` or `Retry-After`, the pause asked), so
- * one agent alone makes the same requests at the same moments as a wait calling `getById`.
- * A request holds every id asked lately (within two of the longest intervals), so a check
- * asked while one holding its id is under way takes its answer. Each check is told when its
- * request left: a wait measures the service's silence from then. A failed request fails every
- * check it serves (each wait counts it, and slows down on a `429`); a garbled record fails
- * only its agent's check.
- * Deadlines: a request may take until the nearest deadline of its checks (at least 1 s); a
- * check joins one under way only when it ends by the check's deadline. No check waits past
- * its deadline: one the service's pause would hold past it fails at once with that refusal,
- * one the pace would send past it ends unsent (`CheckNotSentError`).
- */
-
-
-
-
-
-
-/** Its deadline came before the pace let it leave: its wait ends, not live. */
-class CheckNotSentError extends ActionError {
-    name = 'CheckNotSentError';
-}
-class StatusChecks {
-    #service;
-    #clock;
-    #signal;
-    #wait;
-    #schedule;
-    /** No request before this: a pause the service asked for, by this refusal. */
-    #heldUntil = Number.NEGATIVE_INFINITY;
-    #heldBy;
-    #queued = [];
-    #lately = new Map();
-    #underWay = new Set();
-    #pumping = false;
-    constructor(options) {
-        this.#service = options.service;
-        this.#clock = options.clock;
-        this.#signal = options.signal;
-        this.#wait = options.wait ?? DEFAULT_WAIT;
-        this.#schedule = startSchedule(this.#wait, this.#clock.now());
-    }
-    /** `RunDependencies.statusCheck`: the deployment as the next request lists it. */
-    check = (id, timeoutMs, sent) => new Promise((resolve, reject) => {
-        const now = this.#clock.now();
-        const asked = { id, deadline: now + timeoutMs, sent, resolve, reject };
-        this.#lately.set(id, now);
-        const joined = [...this.#underWay].find((batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline);
-        if (joined !== undefined) {
-            asked.sent?.(joined.sentAt);
-            return void joined.checks.push(asked);
-        }
-        if (this.#heldBy !== undefined && this.#heldUntil > asked.deadline) {
-            return void reject(this.#heldBy);
-        }
-        this.#queued.push(asked);
-        if (!this.#pumping)
-            void this.#pump();
-    });
-    async #pump() {
-        this.#pumping = true;
-        try {
-            while (this.#queued.length > 0) {
-                // The checks asked at the same moment leave together.
-                await (0,promises_namespaceObject.setImmediate)();
-                const { lastCheckAt, intervalMs } = this.#schedule;
-                const now = this.#clock.now();
-                const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - now;
-                if (waitMs <= 0) {
-                    this.#send();
-                    continue;
-                }
-                const nearest = Math.min(...this.#queued.map((asked) => asked.deadline));
-                await this.#clock.sleep(Math.max(0, Math.min(waitMs, nearest - now)), this.#signal);
-                this.#expire();
-            }
-        }
-        catch (error) {
-            for (const asked of this.#queued.splice(0))
-                asked.reject(error);
-        }
-        finally {
-            this.#pumping = false;
-        }
-    }
-    /** The queued checks whose deadline has come fail unsent; the pace is kept for the others. */
-    #expire() {
-        const now = this.#clock.now();
-        const due = this.#queued.filter((asked) => asked.deadline <= now);
-        if (due.length === 0)
-            return;
-        this.#queued = this.#queued.filter((asked) => asked.deadline > now);
-        for (const asked of due) {
-            asked.reject(this.#heldBy !== undefined && this.#heldUntil > now
-                ? this.#heldBy
-                : new CheckNotSentError(`no status check of ${asked.id} before its deadline: the checks are paced`));
-        }
-    }
-    #send() {
-        const now = this.#clock.now();
-        this.#schedule = checkStarted(this.#schedule, this.#wait, now);
-        const checks = this.#queued.splice(0);
-        for (const [id, at] of this.#lately) {
-            if (now - at > 2 * this.#wait.maxIntervalMs)
-                this.#lately.delete(id);
-        }
-        const ids = [...new Set([...checks.map((asked) => asked.id), ...this.#lately.keys()])];
-        for (let start = 0; start < ids.length; start += PAGE_LIMIT) {
-            const held = new Set(ids.slice(start, start + PAGE_LIMIT));
-            const served = checks.filter((asked) => held.has(asked.id));
-            if (served.length === 0)
-                continue;
-            const nearest = Math.min(...served.map((asked) => asked.deadline));
-            const timeoutMs = checkTimeoutMs(nearest, now);
-            const batch = { ids: held, sentAt: now, endsBy: now + timeoutMs, checks: served };
-            this.#underWay.add(batch);
-            for (const asked of served)
-                asked.sent?.(now);
-            void this.#answer(batch, timeoutMs);
-        }
-    }
-    async #answer(batch, timeoutMs) {
-        try {
-            const found = await this.#service.getByIds([...batch.ids], timeoutMs);
-            this.#underWay.delete(batch);
-            this.#schedule = answered(this.#schedule);
-            for (const asked of batch.checks) {
-                const answer = found.get(asked.id);
-                if (answer instanceof ServiceError)
-                    asked.reject(answer);
-                else
-                    asked.resolve(answer);
-            }
-        }
-        catch (error) {
-            this.#underWay.delete(batch);
-            if (error instanceof ServiceError) {
-                this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
-                const until = this.#clock.now() + this.#schedule.slowdownMs;
-                // A check queued meanwhile that the pause holds past its deadline fails at it (#expire).
-                if (until > this.#heldUntil) {
-                    this.#heldUntil = until;
-                    this.#heldBy = error;
-                }
-            }
-            for (const asked of batch.checks)
-                asked.reject(error);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/wait-heartbeat.ts
-
-function progressKey(deployment) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
-}
-class Heartbeat {
-    #clock;
-    #heartbeatMs;
-    #events;
-    #started;
-    #shown;
-    constructor(clock, heartbeatMs, events, started) {
-        this.#clock = clock;
-        this.#heartbeatMs = heartbeatMs;
-        this.#events = events;
-        this.#started = started;
-    }
-    show(state) {
-        if (this.#shown !== undefined && this.#shown.key === progressKey(state.deployment))
-            return;
-        this.say(state);
-        this.#changed(state.deployment, state.missing);
-    }
-    /** The change that made it live is one too, when a line showed the deployment before. */
-    live(deployment) {
-        if (this.#shown !== undefined && this.#shown.key !== progressKey(deployment)) {
-            this.#changed(deployment, '');
-        }
-        this.#events?.({ kind: 'wait_over', outcome: 'live' });
-    }
-    over(outcome, end) {
-        this.#events?.({ kind: 'wait_over', outcome });
-        return end;
-    }
-    /** `note`: why the next check is late, or that the one in flight has no answer yet. */
-    say(state, note) {
-        this.#events?.({
-            kind: 'waiting',
-            waitingFor: state.missing,
-            ...(state.briefly === undefined ? {} : { briefly: state.briefly }),
-            elapsedMs: this.#clock.now() - this.#started,
-            ...(note === undefined ? {} : { note }),
-        });
-        this.#shown = { key: progressKey(state.deployment), at: this.#clock.now() };
-    }
-    #changed(deployment, waitingFor) {
-        this.#events?.({
-            kind: 'status_change',
-            status: deployment.status,
-            latestRevisionId: deployment.latest_revision_id ?? null,
-            activeRevisionId: deployment.active_revision_id ?? null,
-            waitingFor,
-        });
-    }
-    /** Awaits `work`, a line whenever the heartbeat is due: a timer, so a pause and an unanswered check are alike. */
-    async beating(state, work, note) {
-        const clock = this.#clock;
-        const since = clock.now();
-        // Due as the work starts: said now, as a plain line.
-        if ((this.#shown?.at ?? since) + this.#heartbeatMs <= since)
-            this.say(state);
-        let cancel = () => { };
-        const arm = () => {
-            const beat = Math.max(0, (this.#shown?.at ?? since) + this.#heartbeatMs - clock.now());
-            cancel = clock.timer(beat, () => {
-                this.say(state, note?.());
-                arm();
-            });
-        };
-        arm();
-        try {
-            return await work();
-        }
-        finally {
-            cancel();
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/wait.ts
-/**
- * Waiting until a deployment is live: `getById` (or the shared checks, status-checks.ts) on
- * the schedule of wait-schedule.ts up to a deadline, tolerating a few failed checks in a row.
- * A deployment already live needs no check.
- */
-
-
-
-
-
-
-
-
-
-/** A check in flight for less than this is no silence of the service worth a word. */
-const SILENCE_MS = 1_000;
-/** The deployment as listed now, why the check failed, or nothing when it reached the deadline unsent. */
-async function wait_check(dependencies, id, timeoutMs, sent) {
-    const { service, statusCheck, clock } = dependencies;
-    const alone = (asked, ms) => {
-        sent(clock.now());
-        return service.getById(asked, ms);
-    };
-    try {
-        const seen = await (statusCheck ?? alone)(id, timeoutMs, sent);
-        return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
-    }
-    catch (error) {
-        if (error instanceof ServiceError && error.transient)
-            return error;
-        if (error instanceof CheckNotSentError)
-            return undefined;
-        throw error;
-    }
-}
-/** A status the action does not know is waited through, and said once. */
-function noteUnknownStatus(status, known, logger) {
-    if (STATUSES.includes(status) || known.has(status))
-        return;
-    known.add(status);
-    logger.info(`status ${untrusted(status)} is not one this release knows: waiting through it`);
-}
-function timedOut(name, schedule, options, { missing, remedy }, words) {
-    const { slowdownMs } = schedule;
-    const slowed = slowdownMs > 0
-        ? `; the service asked to pause ${runtime_formatDuration(slowdownMs)} between checks`
-        : '';
-    const advice = remedy ?? `Raise ${words.waitTimeout}, or look at the deployment in the service.`;
-    return `Deployment ${name} is not live after ${runtime_formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. ${advice}`;
-}
-/** A check, its heartbeat counting the service's silence from when the request left, not from its turn in the queue. */
-function beatingCheck(heartbeat, state, dependencies, id, timeoutMs) {
-    let sentAt;
-    return heartbeat.beating(state, () => wait_check(dependencies, id, timeoutMs, (at) => {
-        sentAt = at;
-    }), () => silence(sentAt, dependencies.clock.now()));
-}
-function silence(sentAt, now) {
-    if (sentAt === undefined || now - sentAt < SILENCE_MS)
-        return undefined;
-    return `the service has not answered a status check for ${runtime_formatDuration(now - sentAt)}`;
-}
-function slowingDown(schedule) {
-    return `the service asked to slow down (429): next check in ${runtime_formatDuration(schedule.slowdownMs)}`;
-}
-function failedCheck(schedule, options, failure) {
-    const { slowdownMs } = schedule;
-    const later = slowdownMs > 0 ? `; next check in ${runtime_formatDuration(slowdownMs)}, as it asked` : '';
-    return `check ${schedule.checks} failed (${schedule.failedInARow} of ${options.maxFailedPolls} tolerated in a row): ${failure}${later}`;
-}
-/** Checks until the deployment is live. `decided`: how live `initial` is, when the caller knows. */
-async function waitUntilLive(initial, goal, options, dependencies, decided) {
-    const { service, clock, logger, signal, events } = dependencies;
-    const started = clock.now();
-    const deadline = started + options.timeoutMs;
-    const heartbeat = new Heartbeat(clock, options.heartbeatMs, events, started);
-    const unknownStatuses = new Set();
-    let schedule = startSchedule(options, started);
-    let deployment = initial;
-    let verdict = decided ?? (await decideLive(initial, goal));
-    for (;;) {
-        if (verdict.live) {
-            heartbeat.live(deployment);
-            return { deployment, verdict };
-        }
-        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
-        if (verdict.final) {
-            const message = `Deployment ${name} will not be live: ${verdict.missing}.`;
-            return heartbeat.over('failed', { deployment, verdict, failure: message });
-        }
-        noteUnknownStatus(deployment.status, unknownStatuses, logger);
-        const state = { deployment, missing: verdict.missing, briefly: verdict.briefly };
-        const move = nextMove(schedule, deadline, clock.now());
-        if (move.kind === 'stop') {
-            const message = timedOut(name, schedule, options, verdict, service.words);
-            return heartbeat.over('timed_out', { deployment, verdict, failure: message });
-        }
-        heartbeat.show(state);
-        if (move.pauseMs > 0)
-            await heartbeat.beating(state, () => clock.sleep(move.pauseMs, signal));
-        if (move.kind === 'pause-to-deadline')
-            continue;
-        schedule = checkStarted(schedule, options, clock.now());
-        const timeoutMs = checkTimeoutMs(deadline, clock.now());
-        const seen = await beatingCheck(heartbeat, state, dependencies, deployment.id, timeoutMs);
-        if (seen === undefined)
-            continue;
-        if (!(seen instanceof ActionError)) {
-            deployment = seen;
-            schedule = answered(schedule);
-            verdict = await decideLive(deployment, goal);
-            dependencies.onPoll?.(deployment, verdict);
-            continue;
-        }
-        const refusal = refusalOf(seen);
-        schedule = refused(schedule, refusal, options);
-        if (givesUp(schedule, options)) {
-            const message = `Gave up waiting for ${name} after ${schedule.failedInARow} failed checks in a row; the last: ${seen.message}`;
-            return heartbeat.over('failed', { deployment, verdict, failure: message });
-        }
-        if (refusal.throttled)
-            heartbeat.say(state, slowingDown(schedule));
-        else
-            logger.warning(failedCheck(schedule, options, seen.message));
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/address-pace.ts
-
-
-const CHECKS_A_MINUTE = 30;
-function address_pace_keyOf(address, headers) {
-    // An address that is no URL is refused by the check; its text is its key.
-    const url = URL.canParse(address) ? new URL(address) : undefined;
-    if (url !== undefined)
-        url.hash = '';
-    return JSON.stringify([
-        url?.href ?? address,
-        Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)),
-    ]);
-}
-class AddressChecks {
-    #clock;
-    #ask;
-    #redact;
-    #sameTickMs;
-    /** 30 of the longest intervals: 60 s at the shipped pace. */
-    #windowMs;
-    #addresses = new Map();
-    constructor(options) {
-        const wait = options.wait ?? DEFAULT_WAIT;
-        this.#clock = options.clock;
-        this.#ask = options.ask ?? askAddress;
-        this.#redact = options.redact;
-        this.#sameTickMs = wait.initialIntervalMs / 2;
-        this.#windowMs = CHECKS_A_MINUTE * wait.maxIntervalMs;
-    }
-    answer = async (address, ask) => {
-        const key = address_pace_keyOf(address, ask.headers);
-        const paced = this.#addresses.get(key) ?? { starts: [] };
-        this.#addresses.set(key, paced);
-        const now = this.#clock.now();
-        const { underWay, last } = paced;
-        if (underWay !== undefined && underWay.endsBy <= now + ask.timeoutMs) {
-            return { at: underWay.at, judgement: await underWay.answer };
-        }
-        if (last !== undefined && this.#paced(paced, now))
-            return last;
-        return this.#check(address, ask, paced, now);
-    };
-    #paced(paced, now) {
-        const { last, starts } = paced;
-        if (last !== undefined && now - last.at < this.#sameTickMs)
-            return true;
-        const since = now - (this.#windowMs - this.#sameTickMs);
-        paced.starts = starts.filter((at) => at > since);
-        return paced.starts.length >= CHECKS_A_MINUTE;
-    }
-    async #check(address, ask, paced, at) {
-        const answer = this.#ask(address, { ...ask, redact: this.#redact });
-        const underWay = { at, endsBy: at + ask.timeoutMs, answer };
-        paced.underWay = underWay;
-        paced.starts.push(at);
-        try {
-            const judgement = await answer;
-            const answered = { at, judgement };
-            if (paced.last === undefined || paced.last.at <= at)
-                paced.last = answered;
-            return answered;
-        }
-        finally {
-            if (paced.underWay === underWay)
-                delete paced.underWay;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/live-wait.ts
-/** The wait as a phase of the deploy's and `status`'s flows; the wait itself is run/decisions/wait.ts. */
-
-
-
-
-
-
-
-
-/** The goal with the health check, when asked: it checks as long as the wait may (one check without). */
-function withHealth(goal, asked, dependencies, proxy) {
-    if (asked.health === undefined)
-        return goal;
-    const { clock, logger, events, signal } = dependencies;
-    const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
-    const wait = dependencies.wait ?? DEFAULT_WAIT;
-    const { redact } = dependencies;
-    const addresses = dependencies.addressCheck ??
-        new AddressChecks({ clock, wait, ...(redact && { redact }) }).answer;
-    const probe = new HealthProbe(asked.health, {
-        clock,
-        logger,
-        proxy,
-        heartbeatMs: wait.heartbeatMs,
-        addresses,
-        headersWords: dependencies.service.words.healthCheckHeaders,
-        ...(events && { events }),
-        ...(signal && { signal }),
-    }, budgetMs);
-    return { ...goal, health: probe };
-}
-/**
- * Without a wait: a health check not answering as asked is a warning, one not made (not live
- * yet) a notice. One that can never answer (no `url`) fails the step (`stepFailure`).
- */
-function noteHealth(asked, liveness, logger, words) {
-    const { name } = asked;
-    const { health } = liveness;
-    const notMade = healthNotMade(asked, liveness);
-    if (notMade !== undefined) {
-        logger.notice(`health check not made: ${notMade} (${words.noWait}; waiting until live would check it)`);
-    }
-    if (health === undefined || health.ok)
-        return;
-    if (!liveness.live && liveness.final === true)
-        return;
-    logger.warning(`'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (${words.noWait}), so this is a warning.`);
-}
-/** Says which commit is live when another one superseded the target. */
-function noteSuperseded(goal, liveness, logger) {
-    if (!liveness.live || liveness.supersededBy === undefined || goal.target === undefined)
-        return;
-    const newer = goal.orders?.of(liveness.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
-    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(liveness.supersededBy))} is live instead`);
-}
-/** Waits in a log group, from how live it was found (not decided again); why not, when not live. */
-async function waitForLive(asked, found, liveness, goal, dependencies) {
-    const { logger } = dependencies;
-    const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-    const { deployment, verdict, failure } = await inGroup(dependencies)(`Waiting until '${asked.name}' is live${what}`, 'wait', () => waitUntilLive(found, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: asked.waitTimeoutSeconds * 1000 }, dependencies, liveness));
-    if (failure !== undefined)
-        return { deployment, liveness: verdict, failure };
-    noteSuperseded(goal, verdict, logger);
-    logger.info(`'${asked.name}' is live`);
-    return { deployment, liveness: verdict };
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/findings.ts
-/** The `drift` output's entry: field and values only. */
-function shownDrift({ field, wanted, live }) {
-    return { field, wanted, live };
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/run-record.ts
-/**
- * What the run knows at any point, kept in one record: it sets the outputs as soon as they
- * are known, and the summary is written from it, whether the run succeeded or not.
- */
-
-
-
-
-
-
-
-/** The stack of an unexpected error, for the debug log: an ActionError says all in its message. */
-function stackOf(error) {
-    return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
-}
-/** How a run about one deployment ends: why it failed (redacted), and an unexpected error's stack. */
-class RunEnding {
-    failure;
-    #stack;
-    /** The run was cancelled (SIGINT, SIGTERM). */
-    cancelled = false;
-    /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
-    notLive(failure, redact) {
-        this.failure = redact(failure);
-    }
-    /** A cancel says in which state it left the deployment. */
-    failed(error, redact) {
-        const { deployment } = this;
-        this.cancelled = error instanceof CancelledError;
-        if (!this.cancelled) {
-            this.failure = redact(describeError(error));
-            this.#stack = stackOf(error).stack;
-            return;
-        }
-        const state = deployment === undefined
-            ? ''
-            : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
-        this.failure = `The run was cancelled${state}; the outputs hold what was known.`;
-    }
-    get ending() {
-        return { failure: this.failure, stack: this.#stack };
-    }
-}
-class RunRecord extends RunEnding {
-    spec;
-    /** What a create would send, before any deployment is found. */
-    #request;
-    #result;
-    #goal;
-    #deployment;
-    /** Decided by the flow and the wait (`decideLive`), never here. */
-    #liveness;
-    /** The adapter was told the deployment was found or created: it is told how the run ends. */
-    #reported = false;
-    /** By revision id: the commit of each revision the run saw live (latest and active). */
-    #liveCommits = new Map();
-    #setOutputs;
-    constructor(spec, setOutputs) {
-        super();
-        this.spec = spec;
-        this.#setOutputs = setOutputs;
-    }
-    /** The moment the service answers the create: the outputs name it whatever fails after. */
-    created(result) {
-        this.#result = result;
-        this.seen(result.deployment, undefined);
-    }
-    /** `liveness`: none when a dry run would create the deployment. */
-    deployed(result, goal, liveness) {
-        this.#result = result;
-        this.#goal = goal;
-        this.seen(result.deployment, liveness);
-    }
-    get #drift() {
-        return (this.#goal?.drift ?? []).map(shownDrift);
-    }
-    /** The revision that still serves while the latest is not active, with its commit if seen live. */
-    #stillLive(deployment) {
-        const active = deployment?.active_revision_id ?? null;
-        if (deployment === undefined || active === null || active === deployment.latest_revision_id)
-            return undefined;
-        const commit = this.#liveCommits.get(active);
-        return commit === undefined ? { revision: active } : { revision: active, commit };
-    }
-    seen(deployment, liveness) {
-        const active = deployment?.active_revision_id ?? null;
-        const commit = deployment === undefined ? undefined : latestCommit(deployment);
-        if (active !== null && active === deployment?.latest_revision_id && commit !== undefined) {
-            this.#liveCommits.set(active, commit);
-        }
-        if (this.#result === undefined)
-            return;
-        if (deployment !== undefined) {
-            this.#deployment = deployment;
-            this.#liveness = liveness;
-        }
-        this.#setOutputs(outputsOf(this.#result, this.#deployment, { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health }, this.spec.dashboardUrl), this.summary(undefined));
-    }
-    report(stage, waitingFor) {
-        const { spec } = this;
-        const result = this.#result;
-        const deployment = this.#deployment;
-        const goal = this.#goal;
-        const verdict = this.#liveness;
-        return {
-            name: spec.name,
-            stage,
-            id: deployment?.id,
-            status: deployment?.status,
-            created: result?.created,
-            // A target the deployment will not build is still the commit the step asked for.
-            targetCommit: goal?.target?.sha ?? unbuiltIn(goal?.drift ?? [])?.wanted,
-            liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
-            supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
-            stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
-            waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
-            never: verdict?.live === false && verdict.final === true,
-            failure: this.failure,
-            drift: this.#drift,
-            url: deployment?.source_config.custom_url ?? undefined,
-            health: verdict?.health,
-            dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, deployment),
-        };
-    }
-    /** How the run ended, for the last report. */
-    get stage() {
-        if (this.cancelled)
-            return 'cancelled';
-        if (this.failure !== undefined)
-            return 'failed';
-        return this.#liveness?.live === true ? 'live' : 'not-live';
-    }
-    get deployment() {
-        return this.#deployment;
-    }
-    requested(request) {
-        this.#request = request;
-    }
-    get reported() {
-        return this.#reported;
-    }
-    /**
-     * True once, the first time the run has a deployment (found, or created by it) to tell the
-     * adapter of; never for a dry run.
-     */
-    toReport() {
-        if (this.#reported || this.#deployment === undefined || this.spec.dryRun)
-            return false;
-        this.#reported = true;
-        return true;
-    }
-    /** What the summary shows: the adapter renders it, removing secret values there. */
-    summary(commit) {
-        const { name, source, dryRun, dashboardUrl } = this.spec;
-        return {
-            spec: { name, source, dryRun, dashboardUrl },
-            result: this.#result,
-            request: this.#request,
-            deployment: this.#deployment,
-            liveness: this.#liveness,
-            healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
-            target: this.#goal?.target?.sha,
-            drift: this.#goal?.drift.map(shownDrift),
-            failure: this.failure,
-            commit,
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/client.ts
-/**
- * The one HTTP client of the service: every request goes through `exchange()`, one retry loop
- * for every method, and every failure becomes a `ServiceError`.
- */
-
-
-
-
-
-
-
-
-
-/** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
-const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
-class ServiceClient {
-    #options;
-    #retry;
-    #clock;
-    #redact;
-    #maxAnswerBytes;
-    words;
-    constructor(options) {
-        this.#options = options;
-        this.words = options.words ?? ACTION_WORDS;
-        this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
-        this.#clock = options.clock ?? systemClock;
-        this.#redact = options.redact ?? ((text) => text);
-        this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
-    }
-    url(path, query = {}) {
-        const url = new URL(`${this.#options.baseUrl}${path}`);
-        for (const [key, value] of Object.entries(query)) {
-            if (value !== undefined)
-                url.searchParams.set(key, String(value));
-        }
-        return url.toString();
-    }
-    async request(spec) {
-        return (await this.exchange(spec)).value;
-    }
-    async exchange(spec) {
-        const attempts = spec.attempts ?? this.#retry.attempts;
-        for (let attempt = 1;; attempt++) {
-            const outcome = await this.#attempt(spec, attempt);
-            if (!(outcome instanceof ServiceError))
-                return { value: outcome.value, via: 'answer' };
-            const conflict = outcome.status === 409;
-            let reason = outcome.details.problem;
-            if (spec.reconcile !== undefined && (outcome.ambiguous || conflict)) {
-                const found = await spec.reconcile(outcome);
-                if (found !== undefined)
-                    return { value: found, via: conflict ? 'conflict' : 'ambiguous' };
-                if (conflict)
-                    throw outcome;
-                reason = `it did not take effect (${reason})`;
-            }
-            else if (!outcome.transient || outcome.ambiguous) {
-                throw outcome.after(attempt);
-            }
-            if (attempt >= attempts)
-                throw outcome.after(attempt);
-            const delayMs = delayBeforeRetry(this.#retry, attempt, outcome.details.retryAfterMs, this.#clock);
-            this.#options.logger.warning(`retrying ${spec.method} ${spec.path} in ${runtime_formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`);
-            await this.#clock.sleep(delayMs, this.#options.signal);
-        }
-    }
-    /** The failure as a value (thrown only on cancel). */
-    async #attempt(spec, attempt) {
-        const { method, path } = spec;
-        const idempotent = spec.idempotent ?? method === 'GET';
-        const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-        const bound = new ExchangeBound(timeoutMs, this.#options.signal);
-        const started = this.#clock.now();
-        let answer;
-        try {
-            answer = await this.#send(spec, bound.signal);
-        }
-        catch (error) {
-            if (bound.cancelled)
-                throw new CancelledError('The run was cancelled');
-            const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
-            const { baseUrl } = this.#options;
-            return new ServiceError({
-                method,
-                path,
-                // Where it failed: a typo in the address shows here (host and port only).
-                problem: `${problem} at ${hostAndPort(baseUrl)}`,
-                remedy: addressRemedy(baseUrl, this.words, reached, this.#options.dispatcher !== undefined),
-                ambiguous: reached && !idempotent,
-                transient: true,
-            });
-        }
-        finally {
-            bound.end();
-        }
-        this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
-        if (answer.oversized) {
-            const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-            const problem = `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
-            return new ServiceError({ method, path, status: answer.status, problem });
-        }
-        if (answer.status < 200 || answer.status > 299)
-            return this.#failure(spec, answer, idempotent);
-        return this.#parse(spec, answer);
-    }
-    /**
-     * undici's `request`, not `fetch`: no WHATWG streams on every answer (bench/README.md), and
-     * no redirect followed (one would carry the api key elsewhere).
-     */
-    async #send(spec, signal) {
-        const headers = {
-            accept: 'application/json',
-            'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
-            ...this.#options.headers,
-        };
-        if (spec.body !== undefined)
-            headers['content-type'] = 'application/json';
-        const { request } = await loadUndici();
-        const answer = await request(this.url(spec.path, spec.query), {
-            method: spec.method,
-            headers,
-            body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-            signal,
-            dispatcher: this.#options.dispatcher,
-        });
-        const { body, oversized } = await boundedBody(answer.body, this.#maxAnswerBytes);
-        return {
-            status: answer.statusCode,
-            oversized,
-            body,
-            header: (name) => {
-                const value = answer.headers[name];
-                return Array.isArray(value) ? value.join(', ') : value;
-            },
-        };
-    }
-    #failure(spec, answer, idempotent) {
-        const { method, path } = spec;
-        const { status } = answer;
-        const retryable = isRetryableStatus(status);
-        const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
-        const requestId = requestIdOf(answer.header);
-        return new ServiceError({
-            method,
-            path,
-            status,
-            problem: `${status} ${external_node_http_.STATUS_CODES[status] ?? 'error'}`,
-            serviceMessage,
-            requestId,
-            remedy: retryable
-                ? undefined
-                : remedyFor({
-                    status,
-                    path: spec.path,
-                    baseUrl: this.#options.baseUrl,
-                    location: answer.header('location'),
-                    serviceMessage,
-                    remedies: spec.remedies,
-                    words: this.words,
-                }),
-            // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
-            ambiguous: status >= 500 && !idempotent,
-            transient: retryable,
-            retryAfterMs: parseRetryAfter(answer.header('retry-after'), this.#clock.wallTime()),
-        });
-    }
-    #parse(spec, answer) {
-        const { method, path } = spec;
-        const { status } = answer;
-        let json;
-        try {
-            json = JSON.parse(answer.body.toString('utf8'));
-        }
-        catch (error) {
-            // Never echoed: a listing carries other deployments' secrets, which no mask covers.
-            const what = describeAnswer(answer.body, answer.header('content-type'), error);
-            const problem = `${status} answer is not JSON (${what})`;
-            return new ServiceError({ method, path, status, problem });
-        }
-        const parsed = spec.schema.safeParse(json);
-        if (parsed.success)
-            return { value: parsed.data };
-        const problem = `${status} answer ${schemaMismatch(parsed.error)}`;
-        return new ServiceError({ method, path, status, problem });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/setup.ts
-/** What every flow does before its first request: mask, warn, and make the steps' dependencies. */
-
-
-
-
-
-function dependenciesOf(access, io, events) {
-    const { clock, signal } = io;
-    const { logger } = events;
-    const client = new ServiceClient({
-        baseUrl: access.apiUrl,
-        headers: access.headers,
-        clock,
-        logger,
-        signal,
-        redact: io.redact,
-        dispatcher: proxyDispatcher(io.proxy),
-        ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
-        words: wordsOf(io.run),
-    });
-    return {
-        service: new Service(client, logger, { mask: io.mask, redact: io.redact }),
-        logger,
-        clock,
-        signal,
-        events: events.emit,
-        redact: io.redact,
-        ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
-    };
-}
-/** The api key, the header values (and a spec's secret values). */
-function maskValues(sensitive, io) {
-    for (const value of sensitive.sensitiveValues)
-        io.mask(value);
-}
-/**
- * Masks every sensitive value of the spec; one warning for each secret too short or common to
- * hide in text (`4`, `true`: outputs redact it by structure, the service's messages may show
- * it), then the spec's own warnings (a `deployment_type` the action does not know).
- */
-function maskAndWarn(spec, io, logger) {
-    maskValues(spec, io);
-    for (const secret of spec.secrets) {
-        if (isRedactable(secret.value))
-            continue;
-        logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
-    }
-    for (const warning of spec.warnings)
-        logger.warning(warning);
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/pipeline.ts
-/** The run as a pipeline: spec → deploy → wait → report, each step feeding one `RunRecord`. */
-
-
-
-
-
-
-
-
-
-
-
-
-/** Why a targeted commit is drift: the deployment will not build it. */
-const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
-/**
- * One warning a difference; then, when the step goes on, that the deployment will never run
- * what the step asks for, and which differences were not applied.
- */
-function reportDrift(goal, failure, { logger, words, name }) {
-    for (const entry of goal.drift) {
-        const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
-        logger.warning(`drift: ${untrusted(entry.field)}: ${words.asker} wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
-    }
-    if (failure !== undefined)
-        return;
-    if (blockedIn(goal.drift).length > 0)
-        logger.warning(neverLive(name, goal));
-    const fields = unappliedFields(goal);
-    if (fields.length > 0)
-        logger.info(unappliedLine(fields));
-}
-/** Without a wait (not asked for, or a dry run): the target not live yet, a health check not made. */
-function noteLiveness(spec, goal, liveness, { logger, service }) {
-    if (spec.waitForReady)
-        logger.info('dry run: not waiting');
-    noteSuperseded(goal, liveness, logger);
-    // A deployment that will never run the target was already said so, in a warning.
-    const unsaid = goal.target !== undefined && blockedIn(goal.drift).length === 0;
-    if (!liveness.live && liveness.health === undefined && unsaid && goal.target !== undefined) {
-        logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
-    }
-    noteHealth(spec, liveness, logger, service.words);
-}
-function waitingFor(goal, waits) {
-    if (!waits)
-        return undefined;
-    return goal.target === undefined
-        ? 'the deployment to be live'
-        : `commit ${shortSha(goal.target.sha)} to be live`;
-}
-/** Why the step fails on this deployment (`stepFailure`), or undefined; throws when it cannot go on. */
-async function steps(spec, io, events, record, share) {
-    const { logger } = events;
-    maskAndWarn(spec, io, logger);
-    const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
-    const result = await deploy(spec, dependencies, {
-        onRequest: (request) => record.requested(request),
-        onCreated: (created) => record.created(created),
-    });
-    const { words } = dependencies.service;
-    // A dry run checks nothing of the deployment's address.
-    const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
-    const goal = withHealth(await assess(spec, result, logger, io.commitOrder, words), asked, dependencies, io.proxy);
-    const found = result.deployment;
-    // Decided once for the deployment found or created; the wait decides it for each one it sees.
-    const liveness = found && (await decideLive(found, goal));
-    record.deployed(result, goal, liveness);
-    if (spec.dryRun)
-        logger.info(dryRunReport(result));
-    const policy = {
-        waits: found !== undefined && spec.waitForReady && !spec.dryRun,
-        onDrift: spec.onDrift,
-    };
-    tellDeployed(record, events, waitingFor(goal, policy.waits));
-    const early = stepFailure({ name: spec.name, goal }, policy, words);
-    reportDrift(goal, early, { logger, words, name: spec.name });
-    if (early !== undefined)
-        return early;
-    if (liveness !== undefined && !policy.waits)
-        noteLiveness(spec, goal, liveness, dependencies);
-    share.release();
-    const last = policy.waits && found !== undefined && liveness !== undefined
-        ? await waitForLive(spec, found, liveness, goal, {
-            ...dependencies,
-            onPoll: (seen, verdict) => record.seen(seen, verdict),
-        })
-        : { deployment: found, liveness, failure: undefined };
-    record.seen(last.deployment, last.liveness);
-    const failure = stepFailure({ name: spec.name, goal, liveness: last.liveness, waitFailure: last.failure }, policy, words);
-    const { deployment } = last;
-    if (failure === undefined && deployment !== undefined) {
-        logger.info(finalLine(spec.name, result.created, deployment));
-    }
-    return failure;
-}
-/** The deploy's last line; the vetted `custom_url` is absent when withheld for holding a secret. */
-function finalLine(name, created, deployment) {
-    const url = deployment.source_config.custom_url;
-    const at = url === undefined || url === null || url === '' ? '' : ` at ${untrusted(url)}`;
-    return `${created ? 'created' : 'reused'} '${name}': ${deployment.id} (${untrusted(deployment.status)})${at}`;
-}
-/** Tells the views, once, that the run has a deployment: they are then told how it ends. */
-function tellDeployed(record, events, waitingFor) {
-    if (!record.toReport())
-        return;
-    events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor) });
-}
-/** Deploys what the spec asks for; never throws. `share`: one agent's run among several. */
-async function pipeline(spec, io, share) {
-    const events = new RunEvents(io.views, io.redact);
-    const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
-    // Freed before the wait (a waiting agent holds none), and at the end.
-    const release = share === undefined ? () => undefined : await share.take();
-    try {
-        const failure = await steps(spec, io, events, record, {
-            release,
-            dependencies: share?.dependencies,
-        });
-        if (failure !== undefined)
-            record.notLive(failure, io.redact);
-    }
-    catch (error) {
-        record.failed(error, io.redact);
-    }
-    finally {
-        release();
-    }
-    // A deployment this run created exists whatever failed after its create was answered (the
-    // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
-    tellDeployed(record, events);
-    if (record.reported)
-        events.emit({ kind: 'finished', report: record.report(record.stage) });
-    await events.settled();
-    const { failure, stack } = record.ending;
-    return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
-function sharedListings(service) {
-    const listings = new Map();
-    return async (integrationId) => {
-        const key = integrationId.toLowerCase();
-        let listing = listings.get(key);
-        if (listing === undefined) {
-            listing = service.listRepositories(integrationId);
-            listings.set(key, listing);
-        }
-        return [...(await listing)];
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/slots.ts
-class Slots {
-    #size;
-    #busy = 0;
-    #waiting = [];
-    constructor(size) {
-        if (!Number.isInteger(size) || size < 1)
-            throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
-        this.#size = size;
-    }
-    get busy() {
-        return this.#busy;
-    }
-    async take() {
-        if (this.#busy < this.#size)
-            this.#busy += 1;
-        else
-            await new Promise((resolve) => this.#waiting.push(resolve));
-        let released = false;
-        return () => {
-            if (released)
-                return;
-            released = true;
-            const next = this.#waiting.shift();
-            // A freed slot goes straight to the next in line, or back to the pool.
-            if (next === undefined)
-                this.#busy -= 1;
-            else
-                next();
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/each-agent.ts
-
-
-
-
-
-
-/**
- * How a run of several agents ends: one message naming each failed agent and its reason,
- * with their stacks (in the agents' order); none when all succeeded.
- */
-function failureOfAgents(agents, outcomes) {
-    const failed = agents.flatMap((agent, index) => {
-        const failure = outcomes[index]?.failure;
-        // A reason's further lines (its remedy) stay under its agent's item.
-        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
-    });
-    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
-    return {
-        ...(failed.length === 0
-            ? {}
-            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
-        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
-    };
-}
-/**
- * What the agents share, made once: a few slots in which they find or create at once (a
- * waiting agent holds none), one status request a check for every agent that waits, one
- * health check an address a tick, and each integration's repository listing read once.
- */
-function sharedWork(access, io, events) {
-    const dependencies = dependenciesOf(access, io, events);
-    const slots = new Slots(4);
-    return {
-        take: () => slots.take(),
-        dependencies: {
-            statusCheck: new StatusChecks(dependencies).check,
-            repositories: sharedListings(dependencies.service),
-            addressCheck: new AddressChecks(dependencies).answer,
-        },
-    };
-}
-/**
- * Runs `runOne` for every agent asked for: one laid out flat is its run alone (no work to
- * share); a manifest's at once, over what they share, its outputs and summary `keyed`'s. How
- * the run ends: failed when any agent failed, naming each, once every agent's run is over.
- */
-async function runAgents(asked, io, runOne, keyed) {
-    const { agents } = asked;
-    const [one] = agents;
-    if (asked.layout === 'flat' && one !== undefined)
-        return runOne(one, io);
-    const events = new RunEvents(io.views, io.redact);
-    const manifest = keyed(events);
-    // The manifest always has an agent: no service is only for none.
-    const access = manifest.access ?? one?.spec ?? { apiUrl: '', headers: {} };
-    const share = sharedWork(access, io, events);
-    const outcomes = await Promise.all(agents.map(async (agent) => {
-        const own = manifest.viewOf?.(agent);
-        const views = [...agentViews(io.views, agent.key), ...(own === undefined ? [] : [own])];
-        const outcome = await runOne(agent, { ...io, views }, share);
-        manifest.ended?.(agent, outcome);
-        events.emit({
-            kind: 'agent_over',
-            agent: agent.key,
-            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
-        });
-        return outcome;
-    }));
-    manifest.allEnded?.(outcomes);
-    events.emit({ kind: 'agents_over' });
-    await events.settled();
-    return { ...failureOfAgents(agents, outcomes), summary: manifest.summary(outcomes) };
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/deploy-run.ts
-
-
-
-/** The manifest's outputs, set again at any agent's change: each agent's entry, by key. */
-class AgentsTable {
-    #entries = new Map();
-    /** Each agent's deployment as far as its run knows it. */
-    #known = new Map();
-    #emit;
-    constructor(agents, emit) {
-        this.#emit = emit;
-        for (const { key, spec } of agents)
-            this.#entries.set(key, deploymentEntry(spec.name));
-    }
-    viewOf(agent) {
-        return (event) => {
-            if (event.kind !== 'outputs' || event.deployment === undefined)
-                return;
-            this.#known.set(agent.key, event.deployment);
-            this.#set(agent, deploymentEntry(agent.spec.name, event.deployment));
-        };
-    }
-    /** The agent's run ended: its failure, if any, joins its entry. */
-    ended(agent, { failure }) {
-        this.#set(agent, deploymentEntry(agent.spec.name, this.#known.get(agent.key), failure));
-    }
-    #set(agent, entry) {
-        this.#entries.set(agent.key, entry);
-        this.#emit(keyedOutputs(this.#entries), new Map(this.#entries));
-    }
-}
-/**
- * Runs `runOne` for every agent asked for (the deploy's, `status`'s); a manifest's summary is
- * keyed, each agent's deployment, or, when its run had none, its name (`specOf`) and why.
- */
-async function runEach(asked, io, runOne, specOf) {
-    return runAgents(asked, io, runOne, (events) => {
-        const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
-        return {
-            viewOf: (agent) => table.viewOf(agent),
-            ended: (agent, outcome) => table.ended(agent, outcome),
-            summary: (outcomes) => ({
-                kind: 'deploy',
-                layout: 'keyed',
-                source: asked.source,
-                deployments: asked.agents.map((agent, at) => {
-                    const { key } = agent;
-                    const { summary: own, failure } = outcomes[at] ?? {};
-                    if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
-                        return { key, summary: own.deployments[0].summary };
-                    const summary = { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) };
-                    return { key, summary };
-                }),
-            }),
-        };
-    });
-}
-/** Deploys every agent asked for; never throws: how it ended is in the outcome. */
-async function runDeploy(asked, io) {
-    return runEach(asked, io, (agent, own, share) => pipeline(agent.spec, own, share), (agent) => agent.spec);
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
-/**
- * `deploy-agent status`: the deployment named exactly `name`, reported as the deploy reports
- * one it reuses; it never creates nor changes anything, and asks nothing of it but to be live.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** What `status` knows at any point. */
-class StatusRecord extends RunEnding {
-    /** The deployment as first found: reused, and asked nothing. */
-    #found;
-    #deployment;
-    #liveness;
-    #request;
-    #setOutputs;
-    constructor(request, setOutputs) {
-        super();
-        this.#request = request;
-        this.#setOutputs = setOutputs;
-    }
-    get deployment() {
-        return this.#deployment;
-    }
-    /** The first deployment seen is the one found. */
-    seen(deployment, liveness) {
-        const found = (this.#found ??= { deployment, created: false });
-        this.#deployment = deployment;
-        this.#liveness = liveness;
-        const { dashboardUrl } = this.#request;
-        this.#setOutputs(outputsOf(found, deployment, { live: liveness.live, drift: [], health: liveness.health }, dashboardUrl), this.summary(undefined));
-    }
-    /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
-    summary(commit) {
-        const deployment = this.#deployment;
-        if (deployment === undefined)
-            return undefined;
-        const { name, dashboardUrl } = this.#request;
-        return {
-            spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
-            result: this.#found,
-            deployment,
-            liveness: this.#liveness,
-            healthNotMade: this.#request.waitForReady
-                ? undefined
-                : healthNotMade(this.#request, this.#liveness),
-            drift: [],
-            failure: this.failure,
-            commit,
-        };
-    }
-}
-/** Looks up, and waits when asked; why the step fails (`stepFailure`); throws when it cannot go on. */
-async function lookUp(request, io, events, record, share) {
-    const { logger } = events;
-    const { name } = request;
-    maskValues(request, io);
-    const dependencies = { ...dependenciesOf(request, io, events), ...share?.dependencies };
-    // Among several agents, a few look up at once; a waiting agent holds no slot.
-    const release = (await share?.take()) ?? (() => undefined);
-    let found;
-    try {
-        found = await findDeployment(name, dependencies);
-    }
-    finally {
-        release();
-    }
-    if (found === undefined) {
-        throw new ActionError(`No deployment is named '${name}' (names match exactly, case included).`);
-    }
-    // Decided once for the deployment found; the wait decides it for each one it sees.
-    const goal = withHealth(ONLY_LIVE, request, dependencies, io.proxy);
-    const liveness = await decideLive(found, goal);
-    record.seen(found, liveness);
-    if (!request.waitForReady)
-        noteHealth(request, liveness, logger, dependencies.service.words);
-    const last = request.waitForReady
-        ? await waitForLive(request, found, liveness, goal, {
-            ...dependencies,
-            onPoll: (seen, verdict) => record.seen(seen, verdict),
-        })
-        : { deployment: found, liveness, failure: undefined };
-    record.seen(last.deployment, last.liveness);
-    const failure = stepFailure({ name, liveness: last.liveness, waitFailure: last.failure }, { waits: request.waitForReady, onDrift: 'warn' }, dependencies.service.words);
-    if (failure !== undefined)
-        return failure;
-    const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
-    logger.info(`deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`);
-    return undefined;
-}
-/** `share`: one agent's run among several. */
-async function status_run_status(request, io, share) {
-    const events = new RunEvents(io.views, io.redact);
-    const record = new StatusRecord(request, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, ...(deployment && { deployment }) }));
-    try {
-        const failure = await lookUp(request, io, events, record, share);
-        if (failure !== undefined)
-            record.notLive(failure, io.redact);
-    }
-    catch (error) {
-        record.failed(error, io.redact);
-    }
-    await events.settled();
-    const { failure, stack } = record.ending;
-    const summary = record.summary(io.run.commit);
-    return { failure, stack, summary: summary && flatSummary(summary) };
-}
-/** `status` of every agent asked for, its outputs and summary a deploy's; never throws. */
-async function runStatus(asked, io) {
-    // An agent whose deployment was not found shows its name and why (no source: status does
-    // not know it then).
-    return runEach(asked, io, (agent, own, share) => status_run_status(agent.spec, own, share), ({ spec }) => ({
-        name: spec.name,
-        source: 'codehost',
-        dryRun: false,
-        dashboardUrl: spec.dashboardUrl,
-    }));
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
-/** The plan's verdict, found by the deploy's own dry run: GET requests only, decided exactly as the deploy would. */
-
-
-
-
-
-
-const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
-const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
-/** A failure of the service itself (a 5xx after retries, a 401) is thrown: it says nothing of the deploy. */
-async function verdictOf(spec, dependencies) {
-    const dryRun = {
-        ...spec,
-        dryRun: true,
-        waitForReady: false,
-        commit: { kind: 'none', reason: verdict_merge(dependencies.service.words.changeRequest) },
-    };
-    let result;
-    try {
-        result = await deploy(dryRun, dependencies);
-    }
-    catch (error) {
-        if (error instanceof NotReusableError) {
-            return { action: 'fail', deployment: error.deployment, changes: [], reason: error.message };
-        }
-        if (error instanceof ActionError && !(error instanceof ServiceError)) {
-            return { action: 'fail', changes: [], reason: error.message };
-        }
-        throw error;
-    }
-    const found = result.deployment;
-    if (found === undefined) {
-        return { action: 'create', request: redactDeployment(result.request), changes: [] };
-    }
-    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
-    const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
-    const wouldFail = [
-        ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
-        ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
-    ];
-    return {
-        action: 'reuse',
-        deployment: found,
-        changes: goal.drift.map(shownDrift),
-        tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
-        ...(wouldFail.length === 0
-            ? {}
-            : { wouldFail: `the deploy on merge would fail: ${wouldFail.join(' ')}` }),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/plan-outputs.ts
-
-/** As plan/action.yml declares them. */
-const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'plan',
-    'action',
-    'changes',
-    'deployment-id',
-    'status',
-    'dashboard-url',
-    'plans',
-]));
-function planEntry(verdict, dashboardUrl) {
-    const deployment = verdict?.deployment;
-    return {
-        action: verdict?.action ?? '',
-        changes: verdict?.changes.length ?? 0,
-        'deployment-id': deployment?.id ?? '',
-        status: deployment?.status ?? '',
-        'dashboard-url': deployment === undefined ? '' : (dashboardUrlOf(dashboardUrl, deployment) ?? ''),
-        plan: verdict === undefined
-            ? null
-            : {
-                action: verdict.action,
-                'deployment-id': deployment?.id ?? null,
-                changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
-                reason: verdict.reason ?? null,
-            },
-    };
-}
-/** Secrets by name only. */
-function planOutputs(verdict, dashboardUrl) {
-    const { plan, action, changes, ...rest } = planEntry(verdict, dashboardUrl);
-    return { plan: JSON.stringify(plan), action, changes: String(changes), ...rest };
-}
-function plansByKey(parts) {
-    return Object.fromEntries(parts.map((part) => [
-        part.key,
-        {
-            name: part.name,
-            ...planEntry(part.summary?.verdict, part.summary?.dashboardUrl),
-            ...(part.failure === undefined ? {} : { error: part.failure }),
-        },
-    ]));
-}
-function actionOf(actions) {
-    if (actions.some((action) => action === undefined))
-        return undefined;
-    if (actions.includes('fail'))
-        return 'fail';
-    const [first] = actions;
-    return actions.every((action) => action === first) ? first : 'mixed';
-}
-function keyedPlanOutputs(parts) {
-    const verdicts = parts.map((part) => part.summary?.verdict);
-    const action = actionOf(verdicts.map((verdict) => verdict?.action));
-    const changes = verdicts.reduce((sum, verdict) => sum + (verdict?.changes.length ?? 0), 0);
-    return {
-        plan: '',
-        'deployment-id': '',
-        status: '',
-        plans: JSON.stringify(plansByKey(parts)),
-        action: action ?? '',
-        changes: action === undefined ? '' : String(changes),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
-/**
- * The plan, of every agent: each verdict, its outputs, and whether the step fails (on `fail`,
- * or a difference with `on-change: fail`), after the outputs are written. A plan that cannot
- * be made is no verdict: the step fails, and the adapter is told so that its comment stops
- * speaking for an earlier commit.
- */
-
-
-
-
-
-
-
-
-
-
-/** One log line a difference, and one for the verdict. */
-function logVerdict(name, verdict, logger, words) {
-    if (verdict.action === 'create') {
-        logger.info(`plan: '${name}' does not exist: the deploy would create it`);
-        return;
-    }
-    if (verdict.action === 'fail') {
-        logger.info(`plan: the deploy would fail before creating anything`);
-        return;
-    }
-    for (const { field, wanted, live } of verdict.changes) {
-        logger.info(`plan: ${untrusted(field)}: ${words.asker} wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
-    }
-    const branch = verdict.tracks?.branch;
-    const builds = verdict.tracks?.buildsOnPush === true;
-    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${differences(verdict.changes.length)} it would not apply` +
-        (branch === undefined
-            ? ''
-            : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
-    if (verdict.wouldFail !== undefined)
-        logger.warning(`plan: ${verdict.wouldFail}`);
-}
-/** Never throws: how it ended is in the outcome. */
-async function runPlan(asked, io) {
-    let plans = [];
-    return runAgents(asked, io, async (agent, agentIo, share) => {
-        const release = (await share?.take()) ?? (() => undefined);
-        try {
-            return await withEvents(agentIo, (events) => planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}));
-        }
-        finally {
-            release();
-        }
-    }, (events) => ({
-        allEnded: (outcomes) => {
-            plans = asked.agents.map((agent, index) => {
-                const { summary, failure } = outcomes[index] ?? {};
-                const [own] = summary?.kind === 'plan' ? summary.agents : [];
-                const { key, spec } = agent;
-                return { ...own, key, name: spec.name, ...(failure === undefined ? {} : { failure }) };
-            });
-            events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
-        },
-        summary: () => ({ kind: 'plan', layout: 'keyed', source: asked.source, agents: plans }),
-    }));
-}
-async function planned(spec, onChange, io, events, shared) {
-    const { logger } = events;
-    try {
-        maskAndWarn(spec, io, logger);
-        const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
-        // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
-        const phase = { phase: 'plan', grouped: false };
-        events.emit({ kind: 'phase', ...phase, message: `Planning the deploy of '${spec.name}'` });
-        const verdict = await verdictOf(spec, dependencies);
-        events.emit({ kind: 'phase_over', ...phase });
-        events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
-        logVerdict(spec.name, verdict, logger, dependencies.service.words);
-        const report = {
-            name: spec.name,
-            verdict,
-            ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
-        };
-        events.emit({ kind: 'planned', report });
-        const failure = verdict.action === 'fail'
-            ? io.redact(verdict.reason ?? 'the deploy would fail')
-            : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${spec.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. ${driftAdvice(verdict.changes.length)}`
-                : undefined;
-        const part = { key: spec.name, name: spec.name, summary: report };
-        return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
-    }
-    catch (error) {
-        const failure = io.redact(describeError(error));
-        // No verdict, and no output: none is known (the dry run fails before it finds a deployment),
-        // and `action` or `changes` would speak for a plan that was not made. The comment stops
-        // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
-        if (!(error instanceof CancelledError) && !io.signal.aborted) {
-            const { head } = io.run;
-            events.emit({
-                kind: 'planned',
-                report: {
-                    name: spec.name,
-                    failure,
-                    ...(head?.kind === 'branch' ? { head: head.sha } : {}),
-                },
-            });
-        }
-        return {
-            failure,
-            ...stackOf(error),
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/cli/core.ts
-/**
- * The core as the command drives it, its inputs read by the action's own
- * reader: `deploy` is the action's pipeline, `status` a look-up that never
- * creates, `plan` the plan sub-action's run; each per agent with `--agents`.
- */
-
-
-
-
-
-
-
-
-const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
-/** Reads and checks every input of `command` before any request; throws the core's `InputError`. */
-function readCommandRequest(command, read, run) {
-    switch (command) {
-        case 'plan':
-            return { command, plan: planAsked(declare_readInputs(PLAN_INPUTS, read, run), run) };
-        case 'status':
-            return { command, status: readStatusRequest(read, run) };
-        case 'deploy':
-            return { command, deploy: deployRequest(declare_readInputs(core_inputs_INPUTS, read, run), run) };
-    }
-}
-function manifestOf(asked) {
-    if (asked.command === 'plan')
-        return asked.plan;
-    return asked.command === 'status' ? asked.status : asked.deploy;
-}
-/** Never throws: how it ended is in the outcome. */
-function runCommandRequest(asked, io) {
-    switch (asked.command) {
-        case 'plan':
-            return runPlan(asked.plan, io);
-        case 'status':
-            return runStatus(asked.status, io);
-        case 'deploy':
-            return runDeploy(asked.deploy, io);
-    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/string-width/node_modules/ansi-regex/index.js
@@ -51179,7 +51025,6 @@ async function runFleet(command, request, world) {
 /** The help, from the option table: it cannot miss an option or show a stale default. */
 
 
-
 const WIDTH = 80;
 const INDENT = '      ';
 const ABOUT = {
@@ -51502,27 +51347,36 @@ class OutputsSeen {
 
 
 
+
+
+
+
+
+
+const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
+/** Reads and checks every input of `command` before any request; throws the core's `InputError`. */
+function readCommandRequest(command, read, run) {
+    switch (command) {
+        case 'plan':
+            return { command, asked: planAsked(declare_readInputs(PLAN_INPUTS, read, run), run) };
+        case 'status':
+            return { command, asked: readStatusRequest(read, run) };
+        case 'deploy':
+            return { command, asked: deployRequest(declare_readInputs(core_inputs_INPUTS, read, run), run) };
+    }
+}
+/** Never throws: how it ended is in the outcome. */
+function runCommandRequest({ command, asked }, io) {
+    if (command === 'plan')
+        return runPlan(asked, io);
+    return command === 'status' ? runStatus(asked, io) : runDeploy(asked, io);
+}
 /** The commit a deploy was given (`--commit SHA`), which it targets whatever the checkout's head. */
 function givenCommit(prepared) {
     if (prepared.command !== 'deploy')
         return undefined;
-    const commit = prepared.deploy.agents[0]?.spec.commit;
+    const commit = prepared.asked.agents[0]?.spec.commit;
     return commit?.kind === 'sha' ? commit.sha : undefined;
-}
-/** Where the run is, and the commit it targets: the one given, else the branch head when known. */
-function describeRun(ci, given) {
-    const { head } = ci;
-    if (given !== undefined && (head.kind === 'none' || head.sha.toLowerCase() !== given)) {
-        return `run: ${ci.where}, commit ${shortSha(given)} (the commit given)`;
-    }
-    if (head.kind === 'none')
-        return `run: ${ci.where}`;
-    const from = head.pullRequest && head.repository !== undefined && head.repository !== ci.slug
-        ? ` (a pull request from ${head.repository})`
-        : head.pullRequest
-            ? ' (a pull request)'
-            : '';
-    return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 /** Why a file could not be written: the system's reason (`illegal operation on a directory (EISDIR)`), no stack. */
 function writeFailure(option, path, error) {
@@ -51626,7 +51480,7 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
         log.error(message);
         return { exitCode: cli_world/* EXIT */.d.usage, error: message };
     }
-    const manifest = manifestOf(prepared);
+    const manifest = prepared.asked;
     if (manifest.layout === 'keyed') {
         if (prepared.command !== 'plan')
             seen.expectAgents();
@@ -51683,7 +51537,7 @@ async function main(world) {
         case 'run': {
             const { request } = invocation;
             const { command } = request;
-            // Loaded only for a command that may send a request (src/service/undici.ts).
+            // Loaded only for a command that may send a request (src/service/proxy.ts).
             await loadUndici();
             return isRunCommand(command)
                 ? runCommand(request, command, world)
@@ -53811,7 +53665,7 @@ var Alias = __nccwpck_require__(4065);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
-var toJS = __nccwpck_require__(6424);
+var toJS = __nccwpck_require__(4043);
 var Schema = __nccwpck_require__(5840);
 var stringifyDocument = __nccwpck_require__(6829);
 var anchors = __nccwpck_require__(1596);
@@ -54737,7 +54591,7 @@ var anchors = __nccwpck_require__(1596);
 var visit = __nccwpck_require__(204);
 var identity = __nccwpck_require__(1127);
 var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(6424);
+var toJS = __nccwpck_require__(4043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -55020,7 +54874,7 @@ exports.isEmptyPath = isEmptyPath;
 
 var applyReviver = __nccwpck_require__(3661);
 var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(6424);
+var toJS = __nccwpck_require__(4043);
 
 class NodeBase {
     constructor(type) {
@@ -55113,7 +54967,7 @@ exports.createPair = createPair;
 
 var identity = __nccwpck_require__(1127);
 var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(6424);
+var toJS = __nccwpck_require__(4043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -55304,7 +55158,7 @@ var stringifyCollection = __nccwpck_require__(1212);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
 var Scalar = __nccwpck_require__(3301);
-var toJS = __nccwpck_require__(6424);
+var toJS = __nccwpck_require__(4043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -55425,7 +55279,7 @@ var log = __nccwpck_require__(7249);
 var merge = __nccwpck_require__(452);
 var stringify = __nccwpck_require__(2148);
 var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(6424);
+var toJS = __nccwpck_require__(4043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -55548,7 +55402,7 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 6424:
+/***/ 4043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -58392,7 +58246,7 @@ var omap = __nccwpck_require__(303);
 var pairs = __nccwpck_require__(8385);
 var schema$2 = __nccwpck_require__(5913);
 var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(4371);
+var timestamp = __nccwpck_require__(6752);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -58815,7 +58669,7 @@ exports.merge = merge;
 
 
 var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(6424);
+var toJS = __nccwpck_require__(4043);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
 var pairs = __nccwpck_require__(8385);
@@ -58999,7 +58853,7 @@ var merge = __nccwpck_require__(452);
 var omap = __nccwpck_require__(303);
 var pairs = __nccwpck_require__(8385);
 var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(4371);
+var timestamp = __nccwpck_require__(6752);
 
 const schema = [
     map.map,
@@ -59133,7 +58987,7 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 4371:
+/***/ 6752:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 

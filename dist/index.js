@@ -46184,10 +46184,7 @@ function isRedactable(value) {
 }
 /** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
 function asciiEscaped(text, upper) {
-    return text.replace(/[^\x20-\x7e]/g, (character) => {
-        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
-        return `\\u${upper ? hex.toUpperCase() : hex}`;
-    });
+    return text.replace(/[^\x20-\x7e]/g, (character) => upper ? `\\u${unicodeEscape(character).slice(2).toUpperCase()}` : unicodeEscape(character));
 }
 /** Inside JSON: escaped quotes, `\/`, escaped non-ASCII. */
 function jsonForms(value) {
@@ -46302,6 +46299,9 @@ class ActionError extends Error {
 /** SIGINT/SIGTERM. */
 class CancelledError extends ActionError {
     name = 'CancelledError';
+    constructor(message = 'The run was cancelled') {
+        super(message);
+    }
 }
 /** Turns any thrown value into one readable sentence. */
 function describeError(error) {
@@ -55896,6 +55896,57 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/common/runtime.ts
+/** What every module needs from the world, passed in rather than imported, and how a log writes values. */
+
+
+const systemClock = {
+    now: () => performance.now(),
+    wallTime: () => Date.now(),
+    random: () => Math.random(),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted)
+            return reject(new CancelledError());
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new CancelledError());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, ms);
+        signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+    timer: (ms, callback) => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
+    },
+};
+/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
+function formatDuration(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * A service value fit for one log line: controls shown escaped (`\r`, `\u001b`), so it cannot
+ * start a line of its own (`::` starts a runner command) nor colour or rewrite the log.
+ */
+function untrusted(value) {
+    return value.replace(UNSAFE_IN_A_LINE, (character) => {
+        const escaped = JSON.stringify(character).slice(1, -1);
+        return escaped.length > 1 ? escaped : unicodeEscape(character);
+    });
+}
+/**
+ * The last defence for logged text: a line (ended by any break, a lone CR included) that would
+ * start a runner command (`::name::`, after white space) gets a marker in front.
+ */
+function neutraliseCommands(text) {
+    return text
+        .split(LINE_BREAK_KEPT)
+        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
+        .join('');
+}
+
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
@@ -55931,8 +55982,6 @@ const schema_family_uuid = () => schemas_guid({ error: (issue) => (issue.code ==
 const schema_family_int = () => schemas_number().int();
 /** ISO 8601, with an offset (`Z`, `+02:00`) or without, any number of fractional digits. */
 const dateTime = () => iso_datetime({ offset: true, local: true });
-const schema_family_strictObject = (shape) => strictObject(shape);
-const schema_family_looseObject = (shape) => looseObject(shape);
 /** Source kinds (docs/how-it-works.md, "The service's interface"). */
 const SOURCES = [
     'codehost',
@@ -56097,6 +56146,7 @@ function buildFamily(object) {
 
 
 
+
 /** Deployment states (docs/how-it-works.md, "The service's interface"). */
 const STATUSES = [
     'AWAITING_DATABASE',
@@ -56109,14 +56159,20 @@ const DeploymentStatusSchema = lazy(() => schemas_enum(STATUSES));
 /**
  * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
  * schemas take any string, since the service adds types (`serverless`); an unknown one is
- * sent as given, with one warning (known-values.ts).
+ * sent as given, with one warning.
  */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
+/** The service's enums are known lists, not walls: an unknown value is passed on with one warning. */
+function unknownValueWarning(what, value, known) {
+    if (value === undefined || value === null || known.includes(value))
+        return undefined;
+    return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+}
 /** Built on first use: building a family is a measurable part of start-up (bench/RESULTS.md). */
 let responseFamily;
-const response = () => (responseFamily ??= buildFamily(schema_family_looseObject));
+const response = () => (responseFamily ??= buildFamily(looseObject));
 let requestFamily;
-const request = () => (requestFamily ??= buildFamily(schema_family_strictObject));
+const request = () => (requestFamily ??= buildFamily(strictObject));
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
@@ -56154,15 +56210,10 @@ const DeploymentSchema = lazy(() => response().Deployment.extend({
     image_version: schemas_string().nullish(),
 }));
 /** A page and the offset of the next one. */
-const DeploymentListSchema = lazy(() => looseObject({
-    resources: array(DeploymentSchema),
-    offset: schema_family_int(),
-}));
+const page = (item) => looseObject({ resources: array(item), offset: schema_family_int() });
+const DeploymentListSchema = lazy(() => page(DeploymentSchema));
 /** A status check of several ids: its records are checked one by one (listing.ts). */
-const DeploymentBatchSchema = lazy(() => looseObject({
-    resources: array(unknown()),
-    offset: schema_family_int(),
-}));
+const DeploymentBatchSchema = lazy(() => page(unknown()));
 /** An error body, read only for the service's own message: `detail` a string or `[{loc, msg, type}]`. */
 const ErrorBodySchema = lazy(() => looseObject({
     detail: union([
@@ -56178,60 +56229,6 @@ const ErrorBodySchema = lazy(() => looseObject({
     error: schemas_string().optional(),
 }));
 
-;// CONCATENATED MODULE: ./src/common/runtime.ts
-/** What every module needs from the world, passed in rather than imported, and how a log writes values. */
-
-
-const cancelled = () => new CancelledError('The run was cancelled');
-const systemClock = {
-    now: () => performance.now(),
-    wallTime: () => Date.now(),
-    random: () => Math.random(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(cancelled());
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(cancelled());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-    timer: (ms, callback) => {
-        const timer = setTimeout(callback, ms);
-        return () => clearTimeout(timer);
-    },
-};
-/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
-function formatDuration(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * A service value fit for one log line: controls shown escaped (`\r`, `\u001b`), so it cannot
- * start a line of its own (`::` starts a runner command) nor colour or rewrite the log.
- */
-function untrusted(value) {
-    return value.replace(UNSAFE_IN_A_LINE, (character) => {
-        const escaped = JSON.stringify(character).slice(1, -1);
-        return escaped.length > 1 ? escaped : unicodeEscape(character);
-    });
-}
-/**
- * The last defence for logged text: a line (ended by any break, a lone CR included) that would
- * start a runner command (`::name::`, after white space) gets a marker in front.
- */
-function neutraliseCommands(text) {
-    return text
-        .split(LINE_BREAK_KEPT)
-        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
-        .join('');
-}
-
 ;// CONCATENATED MODULE: ./src/common/address.ts
 /**
  * The one rule for an address the action publishes (outputs, `--json`, `environment_url`,
@@ -56241,13 +56238,9 @@ function neutraliseCommands(text) {
 
 /** `removed`: the password, decoded and as written, to mask. */
 function publishableAddress(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
+    if (!URL.canParse(text))
         return { ok: false, why: 'it is not an address', removed: [] };
-    }
+    const url = new URL(text);
     const removed = credentialsOf(url);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         return { ok: false, why: 'it is not an http(s) address', removed };
@@ -56300,13 +56293,9 @@ function webAddressFault(url) {
 }
 /** Scheme, host and path: no credentials, query (it may carry a key) or fragment. */
 function shownAddress(address) {
-    let url;
-    try {
-        url = new URL(address);
-    }
-    catch {
+    if (!URL.canParse(String(address)))
         return '(not an address)';
-    }
+    const url = new URL(address);
     return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
 }
 
@@ -56599,13 +56588,12 @@ class Service {
         });
     }
     /** Each deployment's secrets registered before anything can print: the next page's error may echo them. */
-    async #page(query, options = {}) {
+    async #page(query) {
         const list = await this.#client.request({
             method: 'GET',
             path: DEPLOYMENTS,
             query: { ...query },
             schema: DeploymentListSchema,
-            ...options,
         });
         for (const deployment of list.resources)
             this.#vetting.hide(deployment);
@@ -56644,10 +56632,11 @@ class Service {
      */
     async list(filters, limit, { probe = false } = {}) {
         const deployments = [];
-        const { more } = await this.listPages(filters, limit, (page) => {
+        const keep = (page) => {
             deployments.push(...page);
             return true;
-        }, { probe });
+        };
+        const { more } = await this.listPages(filters, limit, keep, { probe });
         return { deployments, more };
     }
     /**
@@ -57048,11 +57037,8 @@ class CommitOrders {
     }
     ask(repository, target, latest) {
         const key = `${repository}\n${target}\n${latest}`.toLowerCase();
-        let order = this.#orders.get(key);
-        if (order === undefined) {
-            order = this.#compare(repository, target, latest);
-            this.#orders.set(key, order);
-        }
+        const order = this.#orders.get(key) ?? this.#compare(repository, target, latest);
+        this.#orders.set(key, order);
         return order;
     }
     async #compare(repository, target, latest) {
@@ -57063,11 +57049,7 @@ class CommitOrders {
         if (!result.ok)
             return undefined;
         const { status } = result.value;
-        if (status === 'ahead')
-            return 'newer';
-        if (status === 'behind')
-            return 'older';
-        return undefined;
+        return status === 'ahead' ? 'newer' : status === 'behind' ? 'older' : undefined;
     }
 }
 
@@ -57156,12 +57138,13 @@ function markdownCode(value, max = 300, inTable = true) {
 }
 /** Characters that would end a link's destination early, break a table or start markup. */
 const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
-/** A link the action builds, `[text](address)`: only to an address that may be published. */
+/** Where a link the action builds goes: only to an address that may be published. */
+function destination(address) {
+    return publishedOrNothing(address)?.replace(UNSAFE_IN_A_DESTINATION, percentEscape);
+}
 function markdownLink(text, address) {
-    const published = publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEscape)})`;
+    const href = destination(address);
+    return href === undefined ? undefined : `[${text}](${href})`;
 }
 const HTML_ESCAPES = {
     '&': '&amp;',
@@ -57186,12 +57169,10 @@ function htmlText(value, max = 1_000) {
 function htmlCode(value, max = 300) {
     return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
 }
-/** A link the action builds, `<a href>`: only to an address that may be published. */
 function htmlLink(text, address) {
-    const published = publishedOrNothing(address);
-    if (published === undefined)
+    const href = destination(address)?.replace(/&/g, '&amp;');
+    if (href === undefined)
         return undefined;
-    const href = published.replace(UNSAFE_IN_A_DESTINATION, percentEscape).replace(/&/g, '&amp;');
     // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
     return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }
@@ -57414,7 +57395,7 @@ class ExchangeBound {
     /** Throws `CancelledError` when the run is cancelled already. */
     constructor(timeoutMs, cancel) {
         if (cancel?.aborted)
-            throw new CancelledError('The run was cancelled');
+            throw new CancelledError();
         this.#cancel = cancel;
         this.#timer = setTimeout(() => {
             this.#timedOut = true;
@@ -57591,7 +57572,8 @@ function queryValues(address) {
     return [...new Set(values)];
 }
 
-;// CONCATENATED MODULE: ./src/service/undici.ts
+;// CONCATENATED MODULE: ./src/service/proxy.ts
+
 let loaded;
 async function loadUndici() {
     return (loaded ??= await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6752, 19)));
@@ -57601,21 +57583,17 @@ function loadedUndici() {
         throw new Error('undici is used before loadUndici() loaded it');
     return loaded;
 }
-
-;// CONCATENATED MODULE: ./src/service/proxy.ts
-
-
 /** Read as undici reads them: the lower-case name first. */
 function proxySettingsFrom(env) {
     return {
-        httpsProxy: proxyAddress(env, 'https_proxy', 'HTTPS_PROXY'),
-        httpProxy: proxyAddress(env, 'http_proxy', 'HTTP_PROXY'),
+        httpsProxy: proxyAddress(env, 'https_proxy'),
+        httpProxy: proxyAddress(env, 'http_proxy'),
         noProxy: env.no_proxy ?? env.NO_PROXY,
     };
 }
 /** Checked before any request; the error names the variable, never its value (it may hold a password). */
-function proxyAddress(env, lower, upper) {
-    const name = env[lower] !== undefined ? lower : upper;
+function proxyAddress(env, lower) {
+    const name = env[lower] !== undefined ? lower : lower.toUpperCase();
     const value = env[name];
     if (value === undefined || value === '')
         return value;
@@ -57675,7 +57653,6 @@ function proxyDispatcher(proxy, options = {}) {
 
 
 
-
 /** An agent that scales to zero may take this long to answer. */
 const CHECK_TIMEOUT_MS = 30_000;
 /** The expected text is looked for in these bytes only. */
@@ -57685,13 +57662,9 @@ const EXCERPT_CHARACTERS = 200;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Decided before any connection. */
 function refusal(address) {
-    let url;
-    try {
-        url = new URL(address);
-    }
-    catch {
+    if (!URL.canParse(address))
         return 'the health check address is not a valid URL';
-    }
+    const url = new URL(address);
     const shown = shownAddress(url);
     switch (webAddressFault(url)) {
         case 'credentials':
@@ -57705,21 +57678,8 @@ function refusal(address) {
         return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
     return undefined;
 }
-async function checkAddress(address, options = {}) {
-    return (await askAddress(address, options))(options.expect);
-}
-/** The one GET of the check (`options.expect` not read); throws `CancelledError` on cancel. */
+/** The one GET of the check; throws `CancelledError` on cancel. */
 async function askAddress(address, options = {}) {
-    const result = await exchanged(address, options);
-    if (!('body' in result))
-        return () => result;
-    // Redacted once for all who judge the answer.
-    const redact = options.redact ?? ((text) => text);
-    let shown;
-    const redactedText = () => (shown ??= redact(result.body.toString('utf8')));
-    return (expect) => judge(result.status, result.body, expect, result.hidden, redactedText);
-}
-async function exchanged(address, options) {
     // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
     const hidden = new Redactor();
     for (const value of Object.values(options.headers ?? {}))
@@ -57729,29 +57689,37 @@ async function exchanged(address, options) {
     const hide = (text) => hidden.redact(text);
     const refused = refusal(address);
     if (refused !== undefined)
-        return { ok: false, error: hide(refused), refused: true };
+        return failed({ ok: false, error: hide(refused), refused: true });
     const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
     await loadUndici();
     const bound = new ExchangeBound(timeoutMs, options.signal);
     const route = dispatcherFor(options);
+    let result;
     try {
-        const result = await exchange(new URL(address), options, route, bound.signal, hidden);
-        if ('body' in result)
-            return { ...result, hidden };
-        return result.error === undefined ? result : { ...result, error: hide(result.error) };
+        result = await exchange(new URL(address), options, route, bound.signal, hidden);
     }
     catch (error) {
         if (bound.cancelled)
-            throw new CancelledError('The run was cancelled');
+            throw new CancelledError();
         const forbidden = forbiddenCause(error);
         if (forbidden !== undefined)
-            return { ok: false, error: hide(forbidden), refused: true };
-        return { ok: false, error: hide(networkFailure(error, bound.timedOut, timeoutMs).problem) };
+            return failed({ ok: false, error: hide(forbidden), refused: true });
+        const { problem } = networkFailure(error, bound.timedOut, timeoutMs);
+        return failed({ ok: false, error: hide(problem) });
     }
     finally {
         bound.end();
         route.dispatcher.destroy().catch(() => undefined);
     }
+    if (!('body' in result)) {
+        return failed(result.error === undefined ? result : { ...result, error: hide(result.error) });
+    }
+    const { status, body } = result;
+    // Redacted once for all who judge the answer.
+    const redact = options.redact ?? ((text) => text);
+    let shown;
+    const redactedText = () => (shown ??= redact(body.toString('utf8')));
+    return (expect) => judge(status, body, expect, hidden, redactedText);
 }
 function dispatcherFor(options) {
     const connect = {
@@ -57787,13 +57755,10 @@ async function exchange(start, options, route, signal, hidden) {
         }
         // A redirect's body is not read; dropping it drops its connection, no error to report.
         answer.body.on('error', () => undefined).destroy();
-        let next;
-        try {
-            next = new URL(location, url);
-        }
-        catch {
+        if (!URL.canParse(location, url.href)) {
             return { ok: false, status, error: `${status} redirect to an address that is not one` };
         }
+        const next = new URL(location, url);
         if (next.origin !== url.origin) {
             const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
             return { ok: false, status, error };
@@ -57831,6 +57796,10 @@ function judge(status, body, expected, hidden, redactedText) {
     if (text === '')
         return { ok: false, status, error };
     return { ok: false, status, error, bodyExcerpt: untrusted(text) };
+}
+/** A failure, the same for every expected text. */
+function failed(result) {
+    return () => result;
 }
 /** A forbidden resolved address refused the connection before it was made. */
 function forbiddenCause(error) {
@@ -58398,33 +58367,6 @@ function finalStatus(report) {
             return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
     }
 }
-async function create({ api, context, redact }, text, payload, options) {
-    const { repository, sha, environment, transient } = context;
-    const created = await api.createDeployment(repository, {
-        ref: sha,
-        environment,
-        transient_environment: transient,
-        description: description(redact(text)),
-        payload,
-    }, options);
-    return created.ok ? created.value : undefined;
-}
-async function writeStatus({ api, context, redact }, id, { state, text }, report, options) {
-    if (id === undefined)
-        return;
-    // The one address rule (src/common/address.ts).
-    const environmentUrl = report === undefined
-        ? undefined
-        : (publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl));
-    const body = {
-        state,
-        description: description(redact(text)),
-        ...(context.runUrl === undefined ? {} : { log_url: context.runUrl }),
-        ...(environmentUrl ? { environment_url: environmentUrl } : {}),
-        ...(state === 'success' ? { auto_inactive: true } : {}),
-    };
-    await api.createDeploymentStatus(context.repository, id, body, options);
-}
 function singleStart(report) {
     const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
     return {
@@ -58447,21 +58389,47 @@ function sharedStart(agents, ids) {
     };
 }
 class DeploymentRecord {
-    #writer;
+    #api;
+    #context;
+    #redact;
     #id;
     constructor(api, context, redact) {
-        this.#writer = { api, context, redact };
+        this.#api = api;
+        this.#context = context;
+        this.#redact = redact;
     }
     get id() {
         return this.#id;
     }
     async start({ text, payload, status, report }, options = {}) {
-        this.#id = await create(this.#writer, text, payload, options);
-        await writeStatus(this.#writer, this.#id, status, report, options);
+        const { repository, sha, environment, transient } = this.#context;
+        const created = await this.#api.createDeployment(repository, {
+            ref: sha,
+            environment,
+            transient_environment: transient,
+            description: description(this.#redact(text)),
+            payload,
+        }, options);
+        this.#id = created.ok ? created.value : undefined;
+        await this.finish(status, report, options);
     }
     /** Nothing when the deployment was never created. */
-    async finish(status, report, options = {}) {
-        await writeStatus(this.#writer, this.#id, status, report, options);
+    async finish({ state, text }, report, options = {}) {
+        if (this.#id === undefined)
+            return;
+        const { repository, runUrl } = this.#context;
+        // The one address rule (src/common/address.ts).
+        const environmentUrl = report === undefined
+            ? undefined
+            : (publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl));
+        const body = {
+            state,
+            description: description(this.#redact(text)),
+            ...(runUrl === undefined ? {} : { log_url: runUrl }),
+            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+            ...(state === 'success' ? { auto_inactive: true } : {}),
+        };
+        await this.#api.createDeploymentStatus(repository, this.#id, body, options);
     }
 }
 
@@ -58810,10 +58778,8 @@ class DeployReport {
                 await comment.write(withRunUrl(report, this.#runUrl), options);
             return;
         }
-        const states = this.#manifest.agents.flatMap((agent) => {
-            const state = this.#states.get(agent.key);
-            return state === undefined ? [] : [state];
-        });
+        // In the manifest's order: each agent's state was set, in it, when the report was made.
+        const states = [...this.#states.values()];
         await comment.writeBody(manifestIdentity(this.#manifest), () => agentsCommentBody(this.#manifest, states, comment.body, withRunUrl({ redact: this.#parts.redact }, this.#runUrl)), options);
     }
 }
@@ -58933,24 +58899,17 @@ function callFailure(call, last, attempts, cancel, budgetMs) {
         const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
         return { call, problem: `no answer: ${why}${tries}` };
     }
-    return {
-        call,
-        status: last.status,
-        problem: `${last.status} ${githubMessage(last.data)}${tries}`,
-    };
+    const problem = `${last.status} ${githubMessage(last.data)}${tries}`;
+    return { call, status: last.status, problem };
 }
 function failureLine(failure, purpose, permission, last, fork) {
-    return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(failure.status, permission, last, fork)} The deploy itself is not affected.`;
+    const what = remedy(failure.status, permission, last, fork);
+    return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${what} The deploy itself is not affected.`;
 }
 /** `message` of GitHub's JSON error body, on one line and short. */
 function githubMessage(data) {
-    const message = typeof data === 'object' &&
-        data !== null &&
-        typeof data.message === 'string'
-        ? data.message
-        : typeof data === 'string'
-            ? data
-            : '';
+    const field = typeof data === 'object' && data !== null ? data.message : data;
+    const message = typeof field === 'string' ? field : '';
     const text = untrusted(message.trim()).slice(0, 300);
     return text === '' ? '(no message)' : text;
 }
@@ -59357,12 +59316,9 @@ class GitHubApi {
     async pullRequestStates(repo, numbers, options = {}) {
         const states = new Map();
         // Every query is written first: a number that is not a pull request's fails before any request.
-        const queries = batches(numbers).map((batch) => ({
-            batch,
-            query: pullRequestStatesQuery(batch),
-        }));
+        const queries = batches(numbers).map((batch) => [batch, pullRequestStatesQuery(batch)]);
         const variables = { owner: repo.owner, name: repo.repo };
-        for (const { batch, query } of queries) {
+        for (const [batch, query] of queries) {
             const pick = (answer) => statesOf(batch, answer);
             const schema = PullRequestStatesAnswer;
             const args = [query, variables, schema, pick, options, graphqlAnswer];
@@ -59390,15 +59346,15 @@ class GitHubApi {
     /** A pull request's comments, page by page until `visit` stops, the list ends or the cap. */
     walkComments(repo, issue, visit, options = {}) {
         const call = (page) => rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
-        return walkPages(this.#pageReader(call, CommentPage, options), (comment) => comment.id, visit, MAX_COMMENT_PAGES);
+        return this.#walk(call, CommentPage, visit, options, MAX_COMMENT_PAGES);
     }
     /** The deployments of `environment`, newest first, as `walkComments` reads comments. */
     walkDeployments(repo, environment, visit, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
         const call = (page) => rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-        return walkPages(this.#pageReader(call, DeploymentPage, options), (deployment) => deployment.id, visit, maxPages);
+        return this.#walk(call, DeploymentPage, visit, options, maxPages);
     }
-    #pageReader(call, schema, options) {
-        return async (page) => {
+    #walk(call, schema, visit, options, maxPages) {
+        const read = async (page) => {
             const made = call(page);
             const result = await this.#calls.rest(made, options);
             if (!result.ok)
@@ -59409,6 +59365,7 @@ class GitHubApi {
             const link = String(result.value.headers.link ?? '');
             return { ok: true, value: { items: parsed.value, link } };
         };
+        return walkPages(read, (item) => item.id, visit, maxPages);
     }
     writeComment(repo, issue, existing, body, options = {}) {
         return existing === undefined
@@ -59582,7 +59539,7 @@ function deployHooks(settings, manifest) {
         const asked = wanted(settings, manifest, context?.pullRequest);
         const at = reachable(settings.token, context, logger, asked);
         if (at === undefined)
-            return { api: undefined };
+            return {};
         const made = new Lazy(() => {
             const api = gitHubApi(settings.token, at, dependencies);
             const parts = manifest === undefined
@@ -59592,9 +59549,7 @@ function deployHooks(settings, manifest) {
             return { api, report, orders: new CommitOrders(api) };
         });
         const hooks = {
-            get api() {
-                return made.made?.api;
-            },
+            api: () => made.made?.api,
             commitOrder: (repository, target, latest) => made.value.orders.ask(repository, target, latest),
             outputs: (outputs, entries) => {
                 const report = made.made?.report;
@@ -59612,16 +59567,14 @@ function deployHooks(settings, manifest) {
 function manifestOnGitHub(request) {
     if (request.layout === 'flat')
         return undefined;
-    return {
-        source: request.source,
-        ...(request.nameTemplate === undefined ? {} : { nameTemplate: request.nameTemplate }),
-        agents: request.agents.map(({ key, name, spec, environment }) => ({
-            key,
-            name,
-            deploymentName: spec.name,
-            ...(environment === undefined ? {} : { environment }),
-        })),
-    };
+    const { source, nameTemplate, agents } = request;
+    const onGitHub = agents.map(({ key, name, spec, environment }) => ({
+        key,
+        name,
+        deploymentName: spec.name,
+        environment,
+    }));
+    return { source, nameTemplate, agents: onGitHub };
 }
 
 ;// CONCATENATED MODULE: external "node:fs"
@@ -60020,23 +59973,20 @@ function defaultText(declared, run) {
 }
 function inputSchema(declared, run, set) {
     return schemas_string().transform((raw, context) => {
-        const besides = declared.besides?.(raw, set);
-        if (besides !== undefined) {
-            context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
+        const reject = (message, empty) => {
+            context.addIssue({ code: 'custom', message, params: { empty } });
             return NEVER;
-        }
+        };
+        const besides = declared.besides?.(raw, set);
+        if (besides !== undefined)
+            return reject(besides, false);
         try {
             return declared.parse(raw, run);
         }
         catch (error) {
             if (!(error instanceof Invalid))
                 throw error;
-            context.addIssue({
-                code: 'custom',
-                message: error.message,
-                params: { empty: error instanceof EmptyValue },
-            });
-            return NEVER;
+            return reject(error.message, error instanceof EmptyValue);
         }
     });
 }
@@ -60124,6 +60074,11 @@ const GITHUB_INPUTS = {
     'github-token': input(parseToken, { sensitive: true, default: '${{ github.token }}' }),
     environment: input(parseEnvironment, { default: '', besides: environmentBesideAgents }),
     'pr-comment': input(parseBoolean, { default: 'false' }),
+};
+/** The plan, retire and sweep steps' token and comment, which they write unless told not to. */
+const COMMENT_INPUTS = {
+    'github-token': GITHUB_INPUTS['github-token'],
+    'pr-comment': input(parseBoolean, { default: 'true' }),
 };
 const GITHUB_INPUT_NAMES = namesOf(GITHUB_INPUTS);
 const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['github-deployment-id']));
@@ -60228,124 +60183,48 @@ function paceFrom(env) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/live.ts
-
-
-function latestCommit(deployment) {
-    const sha = deployment.source_revision_config.repo_commit_sha;
-    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
-}
-/** `seenRevisions`: a revision for another commit not among them is a newer push. */
-function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    const deleting = 'the deployment is being deleted (AWAITING_DELETE)';
-    if (status === 'AWAITING_DELETE')
-        return { live: false, missing: deleting, final: true };
-    if (status !== 'READY') {
-        const shown = untrusted(status);
-        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
-    }
-    if (latest === null) {
-        return target === undefined
-            ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
-    }
-    if (active !== latest) {
-        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
-        return {
-            live: false,
-            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
-        };
-    }
-    if (target === undefined)
-        return { live: true };
-    const commit = latestCommit(deployment);
-    if (commit === target.sha)
-        return { live: true };
-    const order = commit === undefined ? undefined : orderOf(commit);
-    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
-    if (commit !== undefined &&
-        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
-        return { live: true, supersededBy: commit };
-    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
-    const relation = order === 'older' ? 'older than' : 'not';
-    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
-    // Older: the target's push may still come. Not known: only a push of the target builds it.
-    if (commit === undefined || order === 'older')
-        return { live: false, missing };
-    return {
-        live: false,
-        missing: `${missing}; which of the two is newer is not known here`,
-        remedy: unpushedRemedy(deployment, target.sha, commit),
+;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
+/** Runs `work` between a `phase` and a `phase_over` event (the views' log group), however it ends. */
+function inGroup({ events }) {
+    return async (name, phase, work) => {
+        events?.({ kind: 'phase', phase, message: name, grouped: true });
+        try {
+            return await work();
+        }
+        finally {
+            events?.({ kind: 'phase_over', phase, grouped: true });
+        }
     };
 }
-function unpushedRemedy(deployment, target, live) {
-    const ref = deployment.source_revision_config.repo_ref;
-    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
-    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
-}
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
-/** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
-function chooseTarget(commit, tracked, logger) {
-    switch (commit.kind) {
-        case 'sha':
-            return { sha: commit.sha };
-        case 'none':
-            logger.info(`no commit is targeted: ${commit.reason}`);
-            return undefined;
-        case 'auto':
-            if (tracked === commit.branch)
-                return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
-            return undefined;
-    }
-}
 
-;// CONCATENATED MODULE: ./src/run/decisions/commit-order.ts
-
-
-
-/** A wait sees a few pushes, not hundreds. */
-const MAX_QUESTIONS = 20;
-class commit_order_CommitOrders {
-    #answers = new Map();
-    #asking;
-    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
-    constructor(ask, repository, target, logger) {
-        this.#asking = { ask, repository, target: target?.sha, logger };
-    }
-    of(commit) {
-        return this.#answers.get(commit);
-    }
-    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
-    async learn(deployment) {
-        const commit = latestCommit(deployment);
-        const { ask, repository, target, logger } = this.#asking;
-        if (ask === undefined || repository === undefined || target === undefined)
-            return;
-        if (commit === undefined || commit === target || this.#answers.has(commit))
-            return;
-        if (this.#answers.size >= MAX_QUESTIONS)
-            return;
-        this.#answers.set(commit, undefined);
-        const order = await ask(repository, target, commit);
-        this.#answers.set(commit, order);
-        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        logger.debug(`commit order of ${which}: ${order ?? 'not known, so it counts as before'}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/repository.ts
+;// CONCATENATED MODULE: ./src/run/decisions/find.ts
 /**
- * Which repository a codehost deploy builds from: the integration's listed entry for the
- * step's `repository` (on its host, when known), exact, else case-insensitive; else an error
- * that says what the integration does list.
+ * The one way to find a deployment by its exact name (the service filters by substring, and
+ * does not enforce unique names), and which repository a codehost deploy builds from: the
+ * integration's listed entry for the step's `repository` (on its host, when known), exact,
+ * else case-insensitive; else an error that says what the integration does list.
  */
 
 
+
+/** Looked for in a log group of its own; `said` writes what was found there. */
+function findDeployment(name, dependencies, said) {
+    const { service, logger } = dependencies;
+    return inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => {
+        const found = pickOne(await service.findByName(name), name, logger);
+        said?.(found);
+        return found;
+    });
+}
+/** Among several of the name: one not being deleted, then the oldest; a warning names every id. */
+function pickOne(found, name, logger) {
+    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+        Date.parse(a.created_at) - Date.parse(b.created_at));
+    if (first === undefined || others.length === 0)
+        return first;
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    return first;
+}
 /** Repositories named in the error when the wanted one is not listed. */
 const REPOSITORIES_SHOWN = 5;
 const fullName = (repository) => `${repository.owner}/${repository.name}`;
@@ -60474,9 +60353,113 @@ function showValue(value) {
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/live.ts
+
+
+function latestCommit(deployment) {
+    const sha = deployment.source_revision_config.repo_commit_sha;
+    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+}
+/** `seenRevisions`: a revision for another commit not among them is a newer push. */
+function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    const deleting = 'the deployment is being deleted (AWAITING_DELETE)';
+    if (status === 'AWAITING_DELETE')
+        return { live: false, missing: deleting, final: true };
+    if (status !== 'READY') {
+        const shown = untrusted(status);
+        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
+    }
+    if (latest === null) {
+        return target === undefined
+            ? { live: true }
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+    }
+    if (active !== latest) {
+        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
+        return {
+            live: false,
+            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
+        };
+    }
+    if (target === undefined)
+        return { live: true };
+    const commit = latestCommit(deployment);
+    if (commit === target.sha)
+        return { live: true };
+    const order = commit === undefined ? undefined : orderOf(commit);
+    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+    if (commit !== undefined &&
+        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
+        return { live: true, supersededBy: commit };
+    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const relation = order === 'older' ? 'older than' : 'not';
+    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
+    // Older: the target's push may still come. Not known: only a push of the target builds it.
+    if (commit === undefined || order === 'older')
+        return { live: false, missing };
+    return {
+        live: false,
+        missing: `${missing}; which of the two is newer is not known here`,
+        remedy: unpushedRemedy(deployment, target.sha, commit),
+    };
+}
+function unpushedRemedy(deployment, target, live) {
+    const ref = deployment.source_revision_config.repo_ref;
+    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
+    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
+}
+function trackedRef(deployment, requested) {
+    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+}
+/** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
+function chooseTarget(commit, tracked, logger) {
+    switch (commit.kind) {
+        case 'sha':
+            return { sha: commit.sha };
+        case 'none':
+            logger.info(`no commit is targeted: ${commit.reason}`);
+            return undefined;
+        case 'auto':
+            if (tracked === commit.branch)
+                return { sha: commit.sha, branch: commit.branch };
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
+            return undefined;
+    }
+}
+/** A wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+class live_CommitOrders {
+    #answers = new Map();
+    #asking;
+    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+    constructor(ask, repository, target, logger) {
+        this.#asking = { ask, repository, target: target?.sha, logger };
+    }
+    of(commit) {
+        return this.#answers.get(commit);
+    }
+    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+    async learn(deployment) {
+        const commit = latestCommit(deployment);
+        const { ask, repository, target, logger } = this.#asking;
+        if (ask === undefined || repository === undefined || target === undefined)
+            return;
+        if (commit === undefined || commit === target || this.#answers.has(commit))
+            return;
+        if (this.#answers.size >= MAX_QUESTIONS)
+            return;
+        this.#answers.set(commit, undefined);
+        const order = await ask(repository, target, commit);
+        this.#answers.set(commit, order);
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        logger.debug(`commit order of ${which}: ${order ?? 'not known, so it counts as before'}`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/decisions/goal.ts
 /** What the step asks of the deployment `deploy` found or created (docs/how-it-works.md, "What green means", "Drift"). */
-
 
 
 
@@ -60529,7 +60512,7 @@ async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
     const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
     const target = targetOf(spec, result, logger);
     const repository = spec.source === 'codehost' ? fullName(spec.repository) : undefined;
-    const orders = new commit_order_CommitOrders(ask, repository, target, logger);
+    const orders = new live_CommitOrders(ask, repository, target, logger);
     if (reused !== undefined)
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
@@ -60923,8 +60906,10 @@ function requestBlock(verdict, redact) {
 }
 function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
     const { code } = html_parts_cellsOf(redact);
-    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
-    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
+    const parts = [
+        `<h2>${heading(name, verdict, code)}</h2>`,
+        ...deploymentTable(verdict, dashboardUrl, code, redact),
+    ];
     if (verdict.wouldFail !== undefined) {
         parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
     }
@@ -60945,13 +60930,12 @@ function actionCell(part) {
 }
 function plan_summary_rowOf(part, code) {
     const changes = part.summary?.verdict.changes.length;
-    const cells = [
+    return tableRow([
         code(part.key),
         code(part.name),
         htmlText(actionCell(part)),
         htmlText(changes === undefined ? '—' : String(changes)),
-    ];
-    return tableRow(cells);
+    ]);
 }
 /** Or why none was made, within `budget` bytes. */
 function plan_summary_detailsOf(part, code, redact, budget) {
@@ -61045,20 +61029,14 @@ function changedOnGitHub(sweep) {
     const done = [`${inactive} GitHub ${plural(inactive, 'deployment')} marked inactive`];
     if (comments > 0)
         done.push(`${comments} ${plural(comments, 'comment')} rewritten`);
-    const parts = [
-        byThisRun === 0
-            ? `none retired by this run (${done.join(', ')})`
-            : `${byThisRun} retired by this run (${done.join(', ')})`,
-    ];
+    const parts = [`${byThisRun || 'none'} retired by this run (${done.join(', ')})`];
     if (already > 0) {
         parts.push(`${already} already retired by an earlier run, left as ${plural(already, 'it was', 'they were')}`);
     }
-    if (failed > 0) {
+    if (failed > 0)
         parts.push(`${failed} not fully retired: see the warnings in the step's log`);
-    }
-    if (nothing > 0) {
+    if (nothing > 0)
         parts.push(`${nothing} with nothing on GitHub to retire (no deployment record, no comment)`);
-    }
     return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
 }
 /** Each once, as the previews' names spell them, smallest first. */
@@ -61083,10 +61061,8 @@ function sweepSummaryHtml(sweep, redact) {
         `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(sweep.pattern)}</h2>`,
     ];
     if (orphans.length > 0) {
-        parts.push(`<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`);
-        parts.push(orphansTable(orphans, code));
+        parts.push(`<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`, orphansTable(orphans, code));
     }
-    const github = changedOnGitHub(sweep);
     parts.push(labelledTable([
         ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
         [
@@ -61095,7 +61071,7 @@ function sweepSummaryHtml(sweep, redact) {
                 ? 'none'
                 : `${unknownNumbers(sweep.unknown).join(', ')}: left alone`),
         ],
-        ['Changed on GitHub', htmlText(github)],
+        ['Changed on GitHub', htmlText(changedOnGitHub(sweep))],
     ]));
     return boundedSummary(parts);
 }
@@ -61130,29 +61106,22 @@ function renderSummary(summary, redact) {
  * are data, redacted by structure.
  */
 
+/** The free text of each kind of event (a `null` or absent one stays so). */
+const FREE_TEXT = {
+    log: ['message'],
+    phase: ['message'],
+    waiting: ['waitingFor', 'briefly', 'note'],
+    status_change: ['status', 'waitingFor'],
+    health: ['url', 'error'],
+};
 function redacted(event, redact) {
-    switch (event.kind) {
-        case 'log':
-        case 'phase':
-            return { ...event, message: redact(event.message) };
-        case 'waiting':
-            return {
-                ...event,
-                waitingFor: redact(event.waitingFor),
-                ...(event.briefly === undefined ? {} : { briefly: redact(event.briefly) }),
-                ...(event.note === undefined ? {} : { note: redact(event.note) }),
-            };
-        case 'status_change':
-            return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
-        case 'health':
-            return {
-                ...event,
-                url: event.url === null ? null : redact(event.url),
-                ...(event.error === undefined ? {} : { error: redact(event.error) }),
-            };
-        default:
-            return event;
+    const made = { ...event };
+    for (const field of FREE_TEXT[event.kind] ?? []) {
+        const text = made[field];
+        if (typeof text === 'string')
+            made[field] = redact(text);
     }
+    return made;
 }
 /** The channel of one run: every view sees every event, in order, redacted. */
 class RunEvents {
@@ -61619,16 +61588,6 @@ function readRequest(entry, run) {
         return { failure: describeError(error) };
     }
 }
-function answersOf(hooks) {
-    const answers = {};
-    if (hooks.commitOrder !== undefined)
-        answers.commitOrder = hooks.commitOrder;
-    if (hooks.retired !== undefined)
-        answers.retired = hooks.retired;
-    if (hooks.pullRequestStates !== undefined)
-        answers.pullRequestStates = hooks.pullRequestStates;
-    return answers;
-}
 function hookDependencies(core, log, redactor, outputs) {
     return {
         logger: log,
@@ -61696,7 +61655,9 @@ async function runStep(entry) {
                 ...stepViews(core, annotations, outputs),
                 ...(hooks.view === undefined ? [] : [hooks.view]),
             ],
-            ...answersOf(hooks),
+            commitOrder: hooks.commitOrder,
+            retired: hooks.retired,
+            pullRequestStates: hooks.pullRequestStates,
         };
     };
     const outcome = await entry.run(read.request, { io });
@@ -62218,34 +62179,17 @@ function serviceAccess(inputs) {
     };
 }
 function accessProblems(inputs) {
-    const problems = [];
     const apiKeyHeader = inputs['api-key-header'].toLowerCase();
     const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
-    return problems;
+    if (inputs['api-key'] === '' || clash === undefined)
+        return [];
+    return [{ input: 'headers', problem: `header '${clash}' would replace the api-key header` }];
 }
 function checkedAccess(inputs) {
     const problems = accessProblems(inputs);
     if (problems.length > 0)
         throw new errors_InputError(problems);
     return serviceAccess(inputs);
-}
-
-;// CONCATENATED MODULE: ./src/service/known-values.ts
-/**
- * The service's enums (`status`, `deployment_type`) are known lists, not walls: an unknown
- * value is passed on with one warning, and the service decides.
- */
-
-function unknownValueWarning(what, value, known) {
-    if (value === undefined || value === null || known.includes(value))
-        return undefined;
-    return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
@@ -62508,8 +62452,7 @@ function agentRequest(agent, inputs, run) {
 }
 /** The step's health headers and text may serve the agents that set a check, and need not fit the others. */
 function stepOnlyHealth(agent) {
-    const names = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
-    return names.filter((name) => !(name in agent.entry));
+    return HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check' && !(name in agent.entry));
 }
 /** Two entries that name one environment without `{agent}`. */
 function sharedEnvironments(manifest) {
@@ -62563,62 +62506,11 @@ function flatSummary(summary) {
     return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
 }
 
-;// CONCATENATED MODULE: ./src/run/ports/errors.ts
-
-/** Carries the deployment the run found, so the outputs can still say which. */
-class DeploymentError extends ActionError {
-    name = 'DeploymentError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
-/** Runs `work` between a `phase` and a `phase_over` event (the views' log group), however it ends. */
-function inGroup({ events }) {
-    return async (name, phase, work) => {
-        events?.({ kind: 'phase', phase, message: name, grouped: true });
-        try {
-            return await work();
-        }
-        finally {
-            events?.({ kind: 'phase_over', phase, grouped: true });
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/find.ts
-/** The one way to find a deployment by its exact name: the service filters by substring, and does not enforce unique names. */
-
-
-/** Looked for in a log group of its own; `said` writes what was found there. */
-function findDeployment(name, dependencies, said) {
-    const { service, logger } = dependencies;
-    return inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => {
-        const found = pickOne(await service.findByName(name), name, logger);
-        said?.(found);
-        return found;
-    });
-}
-/** Among several of the name: one not being deleted, then the oldest; a warning names every id. */
-function pickOne(found, name, logger) {
-    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
-        Date.parse(a.created_at) - Date.parse(b.created_at));
-    if (first === undefined || others.length === 0)
-        return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
-    return first;
-}
-
 ;// CONCATENATED MODULE: ./src/run/decisions/deploy.ts
 /**
  * Which repository, which deployment of the name, reuse or create: never two from one name
  * where the service lets the action prevent it, and a warning with every id where it cannot.
  */
-
-
 
 
 
@@ -62658,8 +62550,14 @@ function buildCreateRequest(spec, repository) {
     }
     return request;
 }
-class NotReusableError extends DeploymentError {
+/** Carries the deployment the run found, so the outputs can still say which. */
+class NotReusableError extends ActionError {
     name = 'NotReusableError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
 }
 function checkReusable(deployment, spec, words) {
     if (deployment.source !== spec.source) {
@@ -62721,7 +62619,7 @@ async function checkCreated(created, dependencies) {
     }
 }
 /** The create, reconciled; a deployment found by a look-up is checked like any found by its name. */
-async function deploy_create(spec, request, repository, dependencies, onCreated) {
+async function create(spec, request, repository, dependencies, onCreated) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
     const deployment = via === 'answer' ? value : checkReusable(value, spec, dependencies.service.words);
     // A deployment that answered a 409 was created by another run.
@@ -62729,9 +62627,8 @@ async function deploy_create(spec, request, repository, dependencies, onCreated)
     if (created)
         onCreated?.({ request, repository, deployment, created });
     // The reconcile look-up found the exact name and warned about duplicates already.
-    if (via === 'answer') {
+    if (via === 'answer')
         await checkCreated({ request, repository, deployment, created }, dependencies);
-    }
     return { deployment, created };
 }
 /**
@@ -62753,20 +62650,15 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
     const existing = await findDeployment(spec.name, dependencies, (found) => logger.info(found === undefined
         ? `no deployment is named '${spec.name}'`
         : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`));
-    if (existing !== undefined) {
-        return {
-            request,
-            repository,
-            deployment: checkReusable(existing, spec, dependencies.service.words),
-            created: false,
-        };
-    }
+    const reused = existing && checkReusable(existing, spec, service.words);
+    if (reused !== undefined)
+        return { request, repository, deployment: reused, created: false };
     if (spec.dryRun) {
         logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);
         return { request, repository, created: false };
     }
     return group(`Creating deployment '${spec.name}'`, 'create', async () => {
-        const outcome = await deploy_create(spec, request, repository, dependencies, onCreated);
+        const outcome = await create(spec, request, repository, dependencies, onCreated);
         logger.info(outcome.created
             ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
             : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
@@ -62874,10 +62766,7 @@ class CheckNotSentError extends ActionError {
     name = 'CheckNotSentError';
 }
 class StatusChecks {
-    #service;
-    #clock;
-    #signal;
-    #wait;
+    #options;
     #schedule;
     /** No request before this: a pause the service asked for, by this refusal. */
     #heldUntil = Number.NEGATIVE_INFINITY;
@@ -62887,15 +62776,12 @@ class StatusChecks {
     #underWay = new Set();
     #pumping = false;
     constructor(options) {
-        this.#service = options.service;
-        this.#clock = options.clock;
-        this.#signal = options.signal;
-        this.#wait = options.wait ?? DEFAULT_WAIT;
-        this.#schedule = startSchedule(this.#wait, this.#clock.now());
+        this.#options = { ...options, wait: options.wait ?? DEFAULT_WAIT };
+        this.#schedule = startSchedule(this.#options.wait, options.clock.now());
     }
     /** `RunDependencies.statusCheck`: the deployment as the next request lists it. */
     check = (id, timeoutMs, sent) => new Promise((resolve, reject) => {
-        const now = this.#clock.now();
+        const now = this.#options.clock.now();
         const asked = { id, deadline: now + timeoutMs, sent, resolve, reject };
         this.#lately.set(id, now);
         const joined = [...this.#underWay].find((batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline);
@@ -62917,14 +62803,15 @@ class StatusChecks {
                 // The checks asked at the same moment leave together.
                 await (0,promises_namespaceObject.setImmediate)();
                 const { lastCheckAt, intervalMs } = this.#schedule;
-                const now = this.#clock.now();
+                const now = this.#options.clock.now();
                 const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - now;
                 if (waitMs <= 0) {
                     this.#send();
                     continue;
                 }
                 const nearest = Math.min(...this.#queued.map((asked) => asked.deadline));
-                await this.#clock.sleep(Math.max(0, Math.min(waitMs, nearest - now)), this.#signal);
+                const { clock, signal } = this.#options;
+                await clock.sleep(Math.max(0, Math.min(waitMs, nearest - now)), signal);
                 this.#expire();
             }
         }
@@ -62938,7 +62825,7 @@ class StatusChecks {
     }
     /** The queued checks whose deadline has come fail unsent; the pace is kept for the others. */
     #expire() {
-        const now = this.#clock.now();
+        const now = this.#options.clock.now();
         const due = this.#queued.filter((asked) => asked.deadline <= now);
         if (due.length === 0)
             return;
@@ -62950,11 +62837,11 @@ class StatusChecks {
         }
     }
     #send() {
-        const now = this.#clock.now();
-        this.#schedule = checkStarted(this.#schedule, this.#wait, now);
+        const now = this.#options.clock.now();
+        this.#schedule = checkStarted(this.#schedule, this.#options.wait, now);
         const checks = this.#queued.splice(0);
         for (const [id, at] of this.#lately) {
-            if (now - at > 2 * this.#wait.maxIntervalMs)
+            if (now - at > 2 * this.#options.wait.maxIntervalMs)
                 this.#lately.delete(id);
         }
         const ids = [...new Set([...checks.map((asked) => asked.id), ...this.#lately.keys()])];
@@ -62974,7 +62861,7 @@ class StatusChecks {
     }
     async #answer(batch, timeoutMs) {
         try {
-            const found = await this.#service.getByIds([...batch.ids], timeoutMs);
+            const found = await this.#options.service.getByIds([...batch.ids], timeoutMs);
             this.#underWay.delete(batch);
             this.#schedule = answered(this.#schedule);
             for (const asked of batch.checks) {
@@ -62988,8 +62875,8 @@ class StatusChecks {
         catch (error) {
             this.#underWay.delete(batch);
             if (error instanceof ServiceError) {
-                this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
-                const until = this.#clock.now() + this.#schedule.slowdownMs;
+                this.#schedule = refused(this.#schedule, refusalOf(error), this.#options.wait);
+                const until = this.#options.clock.now() + this.#schedule.slowdownMs;
                 // A check queued meanwhile that the pause holds past its deadline fails at it (#expire).
                 if (until > this.#heldUntil) {
                     this.#heldUntil = until;
@@ -63009,16 +62896,10 @@ function progressKey(deployment) {
     return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
 }
 class Heartbeat {
-    #clock;
-    #heartbeatMs;
-    #events;
-    #started;
+    #wait;
     #shown;
-    constructor(clock, heartbeatMs, events, started) {
-        this.#clock = clock;
-        this.#heartbeatMs = heartbeatMs;
-        this.#events = events;
-        this.#started = started;
+    constructor(wait) {
+        this.#wait = wait;
     }
     show(state) {
         if (this.#shown !== undefined && this.#shown.key === progressKey(state.deployment))
@@ -63031,25 +62912,25 @@ class Heartbeat {
         if (this.#shown !== undefined && this.#shown.key !== progressKey(deployment)) {
             this.#changed(deployment, '');
         }
-        this.#events?.({ kind: 'wait_over', outcome: 'live' });
+        this.#wait.events?.({ kind: 'wait_over', outcome: 'live' });
     }
     over(outcome, end) {
-        this.#events?.({ kind: 'wait_over', outcome });
+        this.#wait.events?.({ kind: 'wait_over', outcome });
         return end;
     }
     /** `note`: why the next check is late, or that the one in flight has no answer yet. */
     say(state, note) {
-        this.#events?.({
+        this.#wait.events?.({
             kind: 'waiting',
             waitingFor: state.missing,
             ...(state.briefly === undefined ? {} : { briefly: state.briefly }),
-            elapsedMs: this.#clock.now() - this.#started,
+            elapsedMs: this.#wait.clock.now() - this.#wait.started,
             ...(note === undefined ? {} : { note }),
         });
-        this.#shown = { key: progressKey(state.deployment), at: this.#clock.now() };
+        this.#shown = { key: progressKey(state.deployment), at: this.#wait.clock.now() };
     }
     #changed(deployment, waitingFor) {
-        this.#events?.({
+        this.#wait.events?.({
             kind: 'status_change',
             status: deployment.status,
             latestRevisionId: deployment.latest_revision_id ?? null,
@@ -63059,14 +62940,14 @@ class Heartbeat {
     }
     /** Awaits `work`, a line whenever the heartbeat is due: a timer, so a pause and an unanswered check are alike. */
     async beating(state, work, note) {
-        const clock = this.#clock;
+        const clock = this.#wait.clock;
         const since = clock.now();
         // Due as the work starts: said now, as a plain line.
-        if ((this.#shown?.at ?? since) + this.#heartbeatMs <= since)
+        if ((this.#shown?.at ?? since) + this.#wait.heartbeatMs <= since)
             this.say(state);
         let cancel = () => { };
         const arm = () => {
-            const beat = Math.max(0, (this.#shown?.at ?? since) + this.#heartbeatMs - clock.now());
+            const beat = Math.max(0, (this.#shown?.at ?? since) + this.#wait.heartbeatMs - clock.now());
             cancel = clock.timer(beat, () => {
                 this.say(state, note?.());
                 arm();
@@ -63135,15 +63016,14 @@ function timedOut(name, schedule, options, { missing, remedy }, words) {
 }
 /** A check, its heartbeat counting the service's silence from when the request left, not from its turn in the queue. */
 function beatingCheck(heartbeat, state, dependencies, id, timeoutMs) {
-    let sentAt;
-    return heartbeat.beating(state, () => wait_check(dependencies, id, timeoutMs, (at) => {
-        sentAt = at;
-    }), () => silence(sentAt, dependencies.clock.now()));
-}
-function silence(sentAt, now) {
-    if (sentAt === undefined || now - sentAt < SILENCE_MS)
-        return undefined;
-    return `the service has not answered a status check for ${formatDuration(now - sentAt)}`;
+    let sentAt = Number.POSITIVE_INFINITY;
+    const silence = () => {
+        const silentMs = dependencies.clock.now() - sentAt;
+        if (silentMs < SILENCE_MS)
+            return undefined;
+        return `the service has not answered a status check for ${formatDuration(silentMs)}`;
+    };
+    return heartbeat.beating(state, () => wait_check(dependencies, id, timeoutMs, (at) => (sentAt = at)), silence);
 }
 function slowingDown(schedule) {
     return `the service asked to slow down (429): next check in ${formatDuration(schedule.slowdownMs)}`;
@@ -63158,7 +63038,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
     const { service, clock, logger, signal, events } = dependencies;
     const started = clock.now();
     const deadline = started + options.timeoutMs;
-    const heartbeat = new Heartbeat(clock, options.heartbeatMs, events, started);
+    const heartbeat = new Heartbeat({ clock, heartbeatMs: options.heartbeatMs, events, started });
     const unknownStatuses = new Set();
     let schedule = startSchedule(options, started);
     let deployment = initial;
@@ -63376,12 +63256,19 @@ class RunEnding {
     #stack;
     /** The run was cancelled (SIGINT, SIGTERM). */
     cancelled = false;
-    /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
-    notLive(failure, redact) {
-        this.failure = redact(failure);
+    /** Runs `work`: why the step fails on the deployment (`stepFailure`), or what it threw. */
+    async settle(work, redact) {
+        try {
+            const failure = await work();
+            if (failure !== undefined)
+                this.failure = redact(failure);
+        }
+        catch (error) {
+            this.#failed(error, redact);
+        }
     }
     /** A cancel says in which state it left the deployment. */
-    failed(error, redact) {
+    #failed(error, redact) {
         const { deployment } = this;
         this.cancelled = error instanceof CancelledError;
         if (!this.cancelled) {
@@ -63394,8 +63281,8 @@ class RunEnding {
             : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
         this.failure = `The run was cancelled${state}; the outputs hold what was known.`;
     }
-    get ending() {
-        return { failure: this.failure, stack: this.#stack };
+    outcome(summary) {
+        return { failure: this.failure, stack: this.#stack, summary };
     }
 }
 class RunRecord extends RunEnding {
@@ -63455,16 +63342,13 @@ class RunRecord extends RunEnding {
     }
     report(stage, waitingFor) {
         const { spec } = this;
-        const result = this.#result;
-        const deployment = this.#deployment;
-        const goal = this.#goal;
-        const verdict = this.#liveness;
+        const [deployment, goal, verdict] = [this.#deployment, this.#goal, this.#liveness];
         return {
             name: spec.name,
             stage,
             id: deployment?.id,
             status: deployment?.status,
-            created: result?.created,
+            created: this.#result?.created,
             // A target the deployment will not build is still the commit the step asked for.
             targetCommit: goal?.target?.sha ?? unbuiltIn(goal?.drift ?? [])?.wanted,
             liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
@@ -63574,7 +63458,8 @@ class ServiceClient {
             if (!(outcome instanceof ServiceError))
                 return { value: outcome.value, via: 'answer' };
             const conflict = outcome.status === 409;
-            let reason = outcome.details.problem;
+            const { problem, retryAfterMs } = outcome.details;
+            let reason = problem;
             if (spec.reconcile !== undefined && (outcome.ambiguous || conflict)) {
                 const found = await spec.reconcile(outcome);
                 if (found !== undefined)
@@ -63588,7 +63473,7 @@ class ServiceClient {
             }
             if (attempt >= attempts)
                 throw outcome.after(attempt);
-            const delayMs = delayBeforeRetry(this.#retry, attempt, outcome.details.retryAfterMs, this.#clock);
+            const delayMs = delayBeforeRetry(this.#retry, attempt, retryAfterMs, this.#clock);
             this.#options.logger.warning(`retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`);
             await this.#clock.sleep(delayMs, this.#options.signal);
         }
@@ -63606,7 +63491,7 @@ class ServiceClient {
         }
         catch (error) {
             if (bound.cancelled)
-                throw new CancelledError('The run was cancelled');
+                throw new CancelledError();
             const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
             const { baseUrl } = this.#options;
             return new ServiceError({
@@ -63623,14 +63508,13 @@ class ServiceClient {
             bound.end();
         }
         this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
-        if (answer.oversized) {
-            const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-            const problem = `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
-            return new ServiceError({ method, path, status: answer.status, problem });
-        }
-        if (answer.status < 200 || answer.status > 299)
+        if (!answer.oversized && (answer.status < 200 || answer.status > 299)) {
             return this.#failure(spec, answer, idempotent);
-        return this.#parse(spec, answer);
+        }
+        const parsed = this.#parse(spec, answer);
+        if (typeof parsed !== 'string')
+            return parsed;
+        return new ServiceError({ method, path, status: answer.status, problem: parsed });
     }
     /**
      * undici's `request`, not `fetch`: no WHATWG streams on every answer (bench/README.md), and
@@ -63639,7 +63523,7 @@ class ServiceClient {
     async #send(spec, signal) {
         const headers = {
             accept: 'application/json',
-            'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
+            'user-agent': 'deploy-agent-action',
             ...this.#options.headers,
         };
         if (spec.body !== undefined)
@@ -63693,9 +63577,13 @@ class ServiceClient {
             retryAfterMs: parseRetryAfter(answer.header('retry-after'), this.#clock.wallTime()),
         });
     }
+    /** The value, or what is wrong with the answer. */
     #parse(spec, answer) {
-        const { method, path } = spec;
         const { status } = answer;
+        if (answer.oversized) {
+            const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
+            return `${status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
+        }
         let json;
         try {
             json = JSON.parse(answer.body.toString('utf8'));
@@ -63703,14 +63591,12 @@ class ServiceClient {
         catch (error) {
             // Never echoed: a listing carries other deployments' secrets, which no mask covers.
             const what = describeAnswer(answer.body, answer.header('content-type'), error);
-            const problem = `${status} answer is not JSON (${what})`;
-            return new ServiceError({ method, path, status, problem });
+            return `${status} answer is not JSON (${what})`;
         }
         const parsed = spec.schema.safeParse(json);
-        if (parsed.success)
-            return { value: parsed.data };
-        const problem = `${status} answer ${schemaMismatch(parsed.error)}`;
-        return new ServiceError({ method, path, status, problem });
+        return parsed.success
+            ? { value: parsed.data }
+            : `${status} answer ${schemaMismatch(parsed.error)}`;
     }
 }
 
@@ -63881,45 +63767,20 @@ async function pipeline(spec, io, share) {
     const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
     // Freed before the wait (a waiting agent holds none), and at the end.
     const release = share === undefined ? () => undefined : await share.take();
-    try {
-        const failure = await steps(spec, io, events, record, {
-            release,
-            dependencies: share?.dependencies,
-        });
-        if (failure !== undefined)
-            record.notLive(failure, io.redact);
-    }
-    catch (error) {
-        record.failed(error, io.redact);
-    }
-    finally {
-        release();
-    }
+    const dependencies = share?.dependencies;
+    await record.settle(() => steps(spec, io, events, record, { release, dependencies }), io.redact);
+    release();
     // A deployment this run created exists whatever failed after its create was answered (the
     // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
     tellDeployed(record, events);
     if (record.reported)
         events.emit({ kind: 'finished', report: record.report(record.stage) });
     await events.settled();
-    const { failure, stack } = record.ending;
-    return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
+    return record.outcome(flatSummary(record.summary(io.run.commit)));
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
-function sharedListings(service) {
-    const listings = new Map();
-    return async (integrationId) => {
-        const key = integrationId.toLowerCase();
-        let listing = listings.get(key);
-        if (listing === undefined) {
-            listing = service.listRepositories(integrationId);
-            listings.set(key, listing);
-        }
-        return [...(await listing)];
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/slots.ts
+;// CONCATENATED MODULE: ./src/run/decisions/shared-work.ts
+/** At most so many pieces of work at once (the agents' find-or-create), in the order asked. */
 class Slots {
     #size;
     #busy = 0;
@@ -63951,9 +63812,24 @@ class Slots {
         };
     }
 }
+/**
+ * An integration's listing read once for every agent of a run (a failure is every asker's),
+ * each caller getting its own copy. Ids are uuids: one in capitals is the same integration.
+ */
+function sharedListings(service) {
+    const listings = new Map();
+    return async (integrationId) => {
+        const key = integrationId.toLowerCase();
+        let listing = listings.get(key);
+        if (listing === undefined) {
+            listing = service.listRepositories(integrationId);
+            listings.set(key, listing);
+        }
+        return [...(await listing)];
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/run/flows/each-agent.ts
-
 
 
 
@@ -64282,15 +64158,8 @@ function plan_comment_agentRow({ key, deploymentName, report }, redact) {
     return `| ${cells.join(' | ')} |`;
 }
 function plan_comment_goneRow(key, dashboard) {
-    const where = markdownLink('Dashboard', dashboard);
-    const cells = [
-        markdownCode(key),
-        '',
-        'nothing: no longer in the manifest, its deployment runs until deleted',
-        '',
-        where ?? '',
-    ];
-    return `| ${cells.join(' | ')} |`;
+    const where = markdownLink('Dashboard', dashboard) ?? '';
+    return `| ${markdownCode(key)} |  | nothing: no longer in the manifest, its deployment runs until deleted |  | ${where} |`;
 }
 /** What the comment says of an agent below the table, within `share` characters; none when all is said. */
 function plan_comment_detailsOf(state, redact, share) {
@@ -64316,17 +64185,20 @@ function plan_comment_detailsOf(state, redact, share) {
         lines.push(...changesLines(verdict, redact, BODY_BUDGET - share));
     return [head, '', ...lines, ''];
 }
+const COUNTED = {
+    create: 'would be created',
+    reuse: 'reused',
+    fail: 'would fail',
+    none: 'not planned',
+};
 function headline(identity, states, redact) {
     const title = markdownCode(redact(identity), 200, false);
     const actions = states.map(({ report }) => 'verdict' in report ? report.verdict.action : 'none');
     const count = (action) => actions.filter((one) => one === action).length;
     const changes = states.reduce((sum, { report }) => sum + ('verdict' in report ? report.verdict.changes.length : 0), 0);
-    const parts = [
-        count('create') > 0 ? `${count('create')} would be created` : undefined,
-        count('reuse') > 0 ? `${count('reuse')} reused` : undefined,
-        count('fail') > 0 ? `${count('fail')} would fail` : undefined,
-        count('none') > 0 ? `${count('none')} not planned` : undefined,
-    ].filter((part) => part !== undefined);
+    const parts = Object.entries(COUNTED)
+        .filter(([action]) => count(action) > 0)
+        .map(([action, words]) => `${count(action)} ${words}`);
     const mark = count('fail') + count('none') > 0 ? '❌' : changes > 0 ? '⚠️' : '📋';
     const total = `${changes} ${plural(changes, 'difference')} the deploy would not apply`;
     return `### ${mark} Plan of ${states.length} ${plural(states.length, 'agent')} of ${title}: ${parts.join(', ')}; ${total}`;
@@ -64366,7 +64238,7 @@ function planHooks(settings, manifest) {
         const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
         const at = reachable(settings.token, context, logger, wanted);
         if (at === undefined || pullRequest === undefined)
-            return { api: undefined };
+            return {};
         const carries = manifest === undefined ? carriesPlanMarker : carriesKeyedPlanMarker;
         const made = new Lazy(() => {
             const api = gitHubApi(settings.token, at, dependencies);
@@ -64387,9 +64259,7 @@ function planHooks(settings, manifest) {
             await comment.writeBody(manifestIdentity(keyed), () => keyedPlanCommentBody(keyed, states, comment.body, withRunUrl({ redact }, at.runUrl)));
         };
         return {
-            get api() {
-                return made.made?.api;
-            },
+            api: () => made.made?.api,
             view: (event) => {
                 if (manifest === undefined) {
                     return event.kind === 'planned'
@@ -64456,59 +64326,18 @@ function planRequest(inputs, run) {
     ]);
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
-/** The plan's verdict, found by the deploy's own dry run: GET requests only, decided exactly as the deploy would. */
-
-
-
-
-
-
-const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
-const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
-/** A failure of the service itself (a 5xx after retries, a 401) is thrown: it says nothing of the deploy. */
-async function verdictOf(spec, dependencies) {
-    const dryRun = {
-        ...spec,
-        dryRun: true,
-        waitForReady: false,
-        commit: { kind: 'none', reason: verdict_merge(dependencies.service.words.changeRequest) },
-    };
-    let result;
-    try {
-        result = await deploy(dryRun, dependencies);
-    }
-    catch (error) {
-        if (error instanceof NotReusableError) {
-            return { action: 'fail', deployment: error.deployment, changes: [], reason: error.message };
-        }
-        if (error instanceof ActionError && !(error instanceof ServiceError)) {
-            return { action: 'fail', changes: [], reason: error.message };
-        }
-        throw error;
-    }
-    const found = result.deployment;
-    if (found === undefined) {
-        return { action: 'create', request: redactDeployment(result.request), changes: [] };
-    }
-    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
-    const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
-    const wouldFail = [
-        ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
-        ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
-    ];
-    return {
-        action: 'reuse',
-        deployment: found,
-        changes: goal.drift.map(shownDrift),
-        tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
-        ...(wouldFail.length === 0
-            ? {}
-            : { wouldFail: `the deploy on merge would fail: ${wouldFail.join(' ')}` }),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/decisions/plan-outputs.ts
+/**
+ * The plan's verdict, found by the deploy's own dry run (GET requests only, decided exactly
+ * as the deploy would), and its outputs: one row a deployment (`planEntry`), flat, or keyed for a manifest
+ * (`plans`; `action`: `fail` when any would fail, else the one all agree on, else `mixed`).
+ * An agent with no plan made is no verdict: `action` and `changes` then say nothing.
+ */
+
+
+
+
+
 
 /** As plan/action.yml declares them. */
 const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
@@ -64574,6 +64403,49 @@ function keyedPlanOutputs(parts) {
         changes: action === undefined ? '' : String(changes),
     };
 }
+const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
+const plan_outputs_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
+/** A failure of the service itself (a 5xx after retries, a 401) is thrown: it says nothing of the deploy. */
+async function verdictOf(spec, dependencies) {
+    const dryRun = {
+        ...spec,
+        dryRun: true,
+        waitForReady: false,
+        commit: { kind: 'none', reason: plan_outputs_merge(dependencies.service.words.changeRequest) },
+    };
+    let result;
+    try {
+        result = await deploy(dryRun, dependencies);
+    }
+    catch (error) {
+        if (error instanceof NotReusableError) {
+            return { action: 'fail', deployment: error.deployment, changes: [], reason: error.message };
+        }
+        if (error instanceof ActionError && !(error instanceof ServiceError)) {
+            return { action: 'fail', changes: [], reason: error.message };
+        }
+        throw error;
+    }
+    const found = result.deployment;
+    if (found === undefined) {
+        return { action: 'create', request: redactDeployment(result.request), changes: [] };
+    }
+    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
+    const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
+    const wouldFail = [
+        ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
+        ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
+    ];
+    return {
+        action: 'reuse',
+        deployment: found,
+        changes: goal.drift.map(shownDrift),
+        tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
+        ...(wouldFail.length === 0
+            ? {}
+            : { wouldFail: `the deploy on merge would fail: ${wouldFail.join(' ')}` }),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
 /**
@@ -64582,7 +64454,6 @@ function keyedPlanOutputs(parts) {
  * be made is no verdict: the step fails, and the adapter is told so that its comment stops
  * speaking for an earlier commit.
  */
-
 
 
 
@@ -64680,10 +64551,7 @@ async function planned(spec, onChange, io, events, shared) {
                 },
             });
         }
-        return {
-            failure,
-            ...stackOf(error),
-        };
+        return { failure, ...stackOf(error) };
     }
 }
 
@@ -64695,12 +64563,9 @@ async function planned(spec, onChange, io, events, shared) {
 
 
 
-
-
 const PLAN_INPUTS = {
     ...PLAN_SHARED_INPUTS,
-    'github-token': GITHUB_INPUTS['github-token'],
-    'pr-comment': input(parseBoolean, { default: 'true' }),
+    ...COMMENT_INPUTS,
     ...PLAN_OWN_INPUTS,
 };
 function plan_run() {
@@ -64859,6 +64724,7 @@ async function markInactive(api, repository, environment, status, logger, option
     // The failed listing was warned about: nothing is known to mark.
     if (!walked.ok)
         return { found: 0, inactive: 0, already: 0, more: false };
+    const body = { state: 'inactive', ...status };
     let inactive = 0;
     let already = 0;
     for (const id of ids) {
@@ -64869,7 +64735,7 @@ async function markInactive(api, repository, environment, status, logger, option
             already += 1;
             continue;
         }
-        const marked = await api.createDeploymentStatus(repository, id, { state: 'inactive', ...status }, options);
+        const marked = await api.createDeploymentStatus(repository, id, body, options);
         if (!marked.ok)
             break;
         inactive += 1;
@@ -64979,19 +64845,14 @@ function stillOpen(at, logger, retired) {
     }
 }
 function retire_hooks_wanted(settings, manifest, pullRequest) {
-    if (manifest === undefined) {
-        return [
-            settings.environment === ''
-                ? undefined
-                : `marking the GitHub deployments of '${settings.environment}' inactive`,
-            pullRequest === undefined ? undefined : 'rewriting the preview comment',
-        ];
-    }
+    const flat = manifest === undefined;
+    const whose = flat ? `'${settings.environment}'` : "the agents' environments";
+    const comment = flat ? 'the preview comment' : "the manifest's comment";
     return [
         recordsWanted(settings.environment, manifest)
-            ? "marking the GitHub deployments of the agents' environments inactive"
+            ? `marking the GitHub deployments of ${whose} inactive`
             : undefined,
-        pullRequest === undefined ? undefined : "rewriting the manifest's comment",
+        pullRequest === undefined ? undefined : `rewriting ${comment}`,
     ];
 }
 function retireHooks(settings, request) {
@@ -65003,17 +64864,14 @@ function retireHooks(settings, request) {
         const pullRequest = settings.comment ? context?.pullRequest : undefined;
         const at = reachable(settings.token, context, logger, retire_hooks_wanted(settings, manifest, pullRequest));
         if (at === undefined)
-            return { api: undefined };
+            return {};
         const made = new Lazy(() => gitHubApi(settings.token, at, dependencies));
         const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
-        const comment = new Lazy(() => pullRequest === undefined
-            ? undefined
-            : new PullRequestComment(made.value, { repository: at.repository, pullRequest }, logger, redact, carries));
+        const where = pullRequest === undefined ? undefined : { repository: at.repository, pullRequest };
+        const comment = new Lazy(() => where && new PullRequestComment(made.value, where, logger, redact, carries));
         const parts = { ...at, logger, redact };
         return {
-            get api() {
-                return made.made;
-            },
+            api: () => made.made,
             retired: ({ reports }) => {
                 stillOpen(at, logger, manifest === undefined ? 'its preview is' : 'its previews are');
                 const target = { comment: comment.value, pullRequestState: at.pullRequestState };
@@ -65029,17 +64887,14 @@ function retireHooks(settings, request) {
         };
     };
 }
-function previewsOnGitHub(request) {
-    return {
-        source: request.source ?? '',
-        nameTemplate: request.nameTemplate,
-        agents: request.agents.map(({ key, agentName, name, environment }) => ({
-            key,
-            name: agentName,
-            deploymentName: name,
-            ...(environment === undefined ? {} : { environment }),
-        })),
-    };
+function previewsOnGitHub({ source, nameTemplate, agents }) {
+    const onGitHub = agents.map(({ key, agentName, name, environment }) => ({
+        key,
+        name: agentName,
+        deploymentName: name,
+        environment,
+    }));
+    return { source: source ?? '', nameTemplate, agents: onGitHub };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/retire-inputs.ts
@@ -65255,13 +65110,10 @@ async function runRetire(asked, io) {
 
 
 
-
-
 const RETIRE_INPUTS = {
     ...RETIRE_SERVICE_INPUTS,
     environment: GITHUB_INPUTS.environment,
-    'github-token': GITHUB_INPUTS['github-token'],
-    'pr-comment': input(parseBoolean, { default: 'true' }),
+    ...COMMENT_INPUTS,
     ...DASHBOARD_INPUT,
 };
 function retire_run() {
@@ -65478,86 +65330,69 @@ function sweepHooks(settings) {
         const missing = unreachable(settings.token, context);
         if (missing !== undefined || context === undefined) {
             const why = `the sweep cannot ask GitHub how the pull requests stand: ${missing}. Give it a token with \`pull-requests: read\` (the default, \${{ github.token }}, with that permission).`;
-            return { api: undefined, pullRequestStates: () => Promise.reject(new ActionError(why)) };
+            return { pullRequestStates: () => Promise.reject(new ActionError(why)) };
         }
-        const made = new Lazy(() => new SweepOnGitHub(settings, context, dependencies));
-        return {
-            get api() {
-                return made.made?.api;
-            },
-            retired: ({ layout, reports }) => layout === 'flat'
-                ? eachRetired(reports, (report) => made.value.retired(report))
-                : made.value.retiredAgents(reports),
-            pullRequestStates: (numbers) => made.value.pullRequestStates(numbers),
-        };
+        return sweepOnGitHub(settings, context, dependencies);
     };
 }
-class SweepOnGitHub {
-    api;
-    #settings;
-    #context;
-    #dependencies;
-    #states = new Map();
-    #comments = new Map();
-    constructor(settings, context, dependencies) {
-        this.api = gitHubApi(settings.token, context, dependencies);
-        this.#settings = settings;
-        this.#context = context;
-        this.#dependencies = dependencies;
-    }
-    /** Throws when GitHub cannot say; remembered for `retired`. */
-    async pullRequestStates(numbers) {
-        const states = await askPullRequestStates(this.api, this.#context.repository, numbers);
-        for (const [number, state] of states)
-            this.#states.set(number, state);
-        return states;
-    }
-    retired(report) {
-        const { logger, redact } = this.#dependencies;
+function ended(states, pullRequest) {
+    const state = pullRequest === undefined ? undefined : states.get(pullRequest)?.state;
+    return state === 'merged' || state === 'closed' ? state : undefined;
+}
+function sweepOnGitHub(settings, context, dependencies) {
+    const { logger, redact } = dependencies;
+    const made = new Lazy(() => gitHubApi(settings.token, context, dependencies));
+    const states = new Map();
+    const comments = new Map();
+    const parts = { ...context, logger, redact };
+    const comment = (pullRequest, carries) => {
+        const where = { repository: context.repository, pullRequest };
+        return new PullRequestComment(made.value, where, logger, redact, carries);
+    };
+    /** A flat preview's comment, made once; none when `pr-comment` is off. */
+    const commentOf = (pullRequest) => {
+        if (pullRequest === undefined || !settings.comment)
+            return undefined;
+        const known = comments.get(pullRequest) ?? comment(pullRequest);
+        comments.set(pullRequest, known);
+        return known;
+    };
+    const retired = (report) => {
         const target = {
             environment: report.environment ?? '',
             // A manifest's previews share its one comment, rewritten once a pull request by a keyed retire.
-            comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
-            pullRequestState: this.#ended(report.pullRequest),
+            comment: report.agents === undefined ? commentOf(report.pullRequest) : undefined,
+            pullRequestState: ended(states, report.pullRequest),
         };
-        return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
-    }
+        return retirePreview(made.value, report, target, parts);
+    };
     /** `reports` are one pull request's, one an agent: its one comment rewritten (none created). */
-    async retiredAgents(reports) {
-        const swept = this.#settings.manifest;
+    const retiredAgents = async (reports) => {
+        const api = made.value;
+        const swept = settings.manifest;
         const pullRequest = reports[0]?.report.pullRequest;
-        if (!this.#settings.comment || swept === undefined || pullRequest === undefined) {
+        if (!settings.comment || swept === undefined || pullRequest === undefined)
             return new Map();
-        }
-        const { logger, redact } = this.#dependencies;
-        const where = { repository: this.#context.repository, pullRequest };
-        const comment = new PullRequestComment(this.api, where, logger, redact, carriesManifestMarker);
         const target = {
             manifest: manifestOfPullRequest(swept, pullRequest),
             // No environment: each was marked by a flat retire, with its orphans.
             environment: '',
-            comment,
-            pullRequestState: this.#ended(pullRequest),
+            comment: comment(pullRequest, carriesManifestMarker),
+            pullRequestState: ended(states, pullRequest),
         };
-        return retireManifest(this.api, reports, target, { ...this.#context, logger, redact });
-    }
-    #ended(pullRequest) {
-        const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
-        return state === 'merged' || state === 'closed' ? state : undefined;
-    }
-    /** Made once; none when `pr-comment` is off. */
-    #commentOf(pullRequest) {
-        if (pullRequest === undefined || !this.#settings.comment)
-            return undefined;
-        let comment = this.#comments.get(pullRequest);
-        if (comment === undefined) {
-            const where = { repository: this.#context.repository, pullRequest };
-            const { logger, redact } = this.#dependencies;
-            comment = new PullRequestComment(this.api, where, logger, redact);
-            this.#comments.set(pullRequest, comment);
-        }
-        return comment;
-    }
+        return retireManifest(api, reports, target, parts);
+    };
+    return {
+        api: () => made.made,
+        retired: ({ layout, reports }) => layout === 'flat' ? eachRetired(reports, retired) : retiredAgents(reports),
+        /** Throws when GitHub cannot say; remembered for `retired`. */
+        pullRequestStates: async (numbers) => {
+            const asked = await askPullRequestStates(made.value, context.repository, numbers);
+            for (const [number, state] of asked)
+                states.set(number, state);
+            return asked;
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/sweep-retire.ts
@@ -65825,10 +65660,7 @@ function report(found, request, logger) {
     logger.info(`sweep: ${found.orphans.length} ${plural(found.orphans.length, 'orphan')}, ${found.open} open, ${found.unknown.length} unknown`);
 }
 /** Never throws: how it ended is in the outcome. */
-async function runSweep(request, io) {
-    return withEvents(io, (events) => sweep(request, io, events));
-}
-async function sweep(request, io, events) {
+const runSweep = (request, io) => withEvents(io, async (events) => {
     const { logger } = events;
     const outputs = (values) => events.emit({ kind: 'outputs', outputs: values });
     try {
@@ -65847,7 +65679,9 @@ async function sweep(request, io, events) {
         const classified = classify(previews, states, request);
         const found = { ...classified, unknown: [...ambiguous, ...classified.unknown] };
         report(found, request, logger);
-        const retired = request.dryRun ? NOTHING_RETIRED : await retireAll(found.orphans, request, io);
+        const retired = request.dryRun
+            ? NOTHING_RETIRED
+            : await retireAll(found.orphans, request, io);
         if (request.dryRun && found.orphans.length > 0)
             logger.info('sweep: a dry run: nothing on GitHub was changed');
         const summary = {
@@ -65868,10 +65702,7 @@ async function sweep(request, io, events) {
         const failure = request.onOrphans === 'fail' && count > 0
             ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
             : undefined;
-        return {
-            ...(failure === undefined ? {} : { failure: io.redact(failure) }),
-            summary,
-        };
+        return { ...(failure === undefined ? {} : { failure: io.redact(failure) }), summary };
     }
     catch (error) {
         return {
@@ -65879,7 +65710,7 @@ async function sweep(request, io, events) {
             ...stackOf(error),
         };
     }
-}
+});
 
 ;// CONCATENATED MODULE: ./src/sweep.ts
 /**
@@ -65892,12 +65723,9 @@ async function sweep(request, io, events) {
 
 
 
-
-
 const SWEEP_INPUTS = {
     ...SWEEP_SERVICE_INPUTS,
-    'github-token': GITHUB_INPUTS['github-token'],
-    'pr-comment': input(parseBoolean, { default: 'true' }),
+    ...COMMENT_INPUTS,
     ...DASHBOARD_INPUT,
     ...SWEEP_OWN_INPUTS,
 };
