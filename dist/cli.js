@@ -51352,7 +51352,6 @@ class OutputsSeen {
 
 
 
-
 const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
 /** Reads and checks every input of `command` before any request; throws the core's `InputError`. */
 function readCommandRequest(command, read, run) {
