@@ -41,6 +41,19 @@ export class Slots {
   }
 }
 
+/** Runs `work` in a slot (without `share`, at once), freed at its end or when `work` frees it. */
+export async function inSlot<T>(
+  share: SharedWork | undefined,
+  work: (release: () => void) => Promise<T>,
+): Promise<T> {
+  const release = (await share?.take()) ?? (() => undefined);
+  try {
+    return await work(release);
+  } finally {
+    release();
+  }
+}
+
 /**
  * An integration's listing read once for every agent of a run (a failure is every asker's),
  * each caller getting its own copy. Ids are uuids: one in capitals is the same integration.

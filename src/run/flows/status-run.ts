@@ -16,7 +16,7 @@ import { flatSummary, type DeployedResult, type DeploymentSummary } from '../por
 import { outputsOf, type Outputs } from '../decisions/report.js';
 import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
-import type { SharedWork } from '../decisions/shared-work.js';
+import { inSlot, type SharedWork } from '../decisions/shared-work.js';
 import { RunEnding } from './run-record.js';
 import { runEach } from './deploy-run.js';
 import { dependenciesOf, maskValues } from './setup.js';
@@ -93,13 +93,7 @@ async function lookUp(
   maskValues(request, io);
   const dependencies = { ...dependenciesOf(request, io, events), ...share?.dependencies };
   // Among several agents, a few look up at once; a waiting agent holds no slot.
-  const release = (await share?.take()) ?? (() => undefined);
-  let found;
-  try {
-    found = await findDeployment(name, dependencies);
-  } finally {
-    release();
-  }
+  const found = await inSlot(share, () => findDeployment(name, dependencies));
   if (found === undefined) {
     throw new ActionError(`No deployment is named '${name}' (names match exactly, case included).`);
   }
