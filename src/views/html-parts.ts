@@ -27,7 +27,6 @@ export function labelledTable(rows: [string, string][]): string {
 }
 
 /** One row a field, as many as fit, and a count of the others. */
-
 export function differencesTable(
   drift: DriftEntry[],
   code: Cell,

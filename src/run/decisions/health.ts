@@ -164,12 +164,13 @@ export class HealthProbe implements HealthJudge {
   }
 }
 
-/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run checks nothing). */
+/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run or a wait: none). */
 export function healthNotMade(
-  asked: { health?: HealthRequest | undefined; dryRun?: boolean },
+  asked: { health?: HealthRequest | undefined; dryRun?: boolean; waitForReady?: boolean },
   liveness: Liveness | undefined,
 ): string | undefined {
   const made = liveness === undefined || liveness.live || liveness.health !== undefined;
-  if (asked.health === undefined || asked.dryRun === true || made) return undefined;
+  if (asked.health === undefined || asked.dryRun === true || asked.waitForReady === true || made)
+    return undefined;
   return 'the deployment is not live yet';
 }

@@ -3,7 +3,6 @@ import type { Service } from '../../service/endpoints.js';
 import type { Repository } from '../../service/schemas.js';
 import type { RunDependencies } from '../ports/dependencies.js';
 
-/** What one agent's run shares with the others'. */
 export interface SharedWork {
   /** Resolves once a slot is free, to the function that frees it (a second call does nothing). */
   take(): Promise<() => void>;

@@ -99,11 +99,7 @@ async function planned(
     events.emit({ kind: 'phase_over', ...phase });
     events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
     logVerdict(spec.name, verdict, logger, dependencies.service.words);
-    const report = {
-      name: spec.name,
-      verdict,
-      ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
-    };
+    const report = { name: spec.name, verdict, dashboardUrl: spec.dashboardUrl };
     events.emit({ kind: 'planned', report });
     const failure =
       verdict.action === 'fail'

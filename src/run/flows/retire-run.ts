@@ -67,10 +67,7 @@ function retireOne(
       const dependencies = dependenciesOf(access, io, events);
       const deployment = await findDeployment(name, dependencies);
       const dashboardUrl = deployment && dashboardUrlOf(access.dashboardUrl, deployment);
-      const found = deployment && {
-        deployment,
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-      };
+      const found = deployment && { deployment, dashboardUrl };
       const report: RetireReport = { name, deployments: found === undefined ? [] : [found] };
       outputs({
         'deployment-id': deployment?.id ?? '',

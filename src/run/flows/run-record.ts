@@ -109,8 +109,7 @@ export class RunRecord extends RunEnding {
     const active = deployment?.active_revision_id ?? null;
     if (deployment === undefined || active === null || active === deployment.latest_revision_id)
       return undefined;
-    const commit = this.#liveCommits.get(active);
-    return commit === undefined ? { revision: active } : { revision: active, commit };
+    return { revision: active, commit: this.#liveCommits.get(active) };
   }
 
   seen(deployment: Deployment | undefined, liveness: Liveness | undefined): void {
@@ -160,7 +159,6 @@ export class RunRecord extends RunEnding {
     };
   }
 
-  /** How the run ended, for the last report. */
   get stage(): Stage {
     if (this.cancelled) return 'cancelled';
     if (this.failure !== undefined) return 'failed';
@@ -198,7 +196,7 @@ export class RunRecord extends RunEnding {
       request: this.#request,
       deployment: this.#deployment,
       liveness: this.#liveness,
-      healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
+      healthNotMade: healthNotMade(this.spec, this.#liveness),
       target: this.#goal?.target?.sha,
       drift: this.#goal?.drift.map(shownDrift),
       failure: this.failure,

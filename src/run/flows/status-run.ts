@@ -21,7 +21,6 @@ import { RunEnding } from './run-record.js';
 import { runEach } from './deploy-run.js';
 import { dependenciesOf, maskValues } from './setup.js';
 
-/** What `status` knows at any point. */
 class StatusRecord extends RunEnding {
   /** The deployment as first found: reused, and asked nothing. */
   #found?: DeployedResult;
@@ -70,9 +69,7 @@ class StatusRecord extends RunEnding {
       result: this.#found,
       deployment,
       liveness: this.#liveness,
-      healthNotMade: this.#request.waitForReady
-        ? undefined
-        : healthNotMade(this.#request, this.#liveness),
+      healthNotMade: healthNotMade(this.#request, this.#liveness),
       drift: [],
       failure: this.failure,
       commit,

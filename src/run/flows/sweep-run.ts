@@ -151,13 +151,7 @@ function classify(
     else if (known.state !== 'unknown') {
       const { number, state, closedAt } = known;
       const dashboardUrl = dashboardUrlOf(request.dashboardUrl, preview.deployment);
-      orphans.push({
-        ...preview,
-        number,
-        state,
-        ...(closedAt === undefined ? {} : { closedAt }),
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-      });
+      orphans.push({ ...preview, number, state, closedAt, dashboardUrl });
     }
   }
   // Oldest close first: the preview that has cost the longest leads.
