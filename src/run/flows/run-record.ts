@@ -123,15 +123,10 @@ export class RunRecord extends RunEnding {
       this.#deployment = deployment;
       this.#liveness = liveness;
     }
-    this.#setOutputs(
-      outputsOf(
-        this.#result,
-        this.#deployment,
-        { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health },
-        this.spec.dashboardUrl,
-      ),
-      this.summary(undefined),
-    );
+    const live = this.#liveness?.live === true;
+    const assessment = { live, drift: this.#drift, health: this.#liveness?.health };
+    const outputs = outputsOf(this.#result, this.#deployment, assessment, this.spec.dashboardUrl);
+    this.#setOutputs(outputs, this.summary(undefined));
   }
 
   report(stage: Stage, waitingFor?: string): RunReport {

@@ -47,16 +47,9 @@ class StatusRecord extends RunEnding {
     const found = (this.#found ??= { deployment, created: false });
     this.#deployment = deployment;
     this.#liveness = liveness;
-    const { dashboardUrl } = this.#request;
-    this.#setOutputs(
-      outputsOf(
-        found,
-        deployment,
-        { live: liveness.live, drift: [], health: liveness.health },
-        dashboardUrl,
-      ),
-      this.summary(undefined),
-    );
+    const assessment = { live: liveness.live, drift: [], health: liveness.health };
+    const outputs = outputsOf(found, deployment, assessment, this.#request.dashboardUrl);
+    this.#setOutputs(outputs, this.summary(undefined));
   }
 
   /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
