@@ -63,6 +63,8 @@ export abstract class RunEnding {
   }
 }
 
+type SetOutputs = (outputs: Outputs, deployment: DeploymentSummary) => void;
+
 export class RunRecord extends RunEnding {
   readonly spec: DeploySpec;
   /** What a create would send, before any deployment is found. */
@@ -76,12 +78,9 @@ export class RunRecord extends RunEnding {
   #reported = false;
   /** By revision id: the commit of each revision the run saw live (latest and active). */
   readonly #liveCommits = new Map<string, string>();
-  readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void;
+  readonly #setOutputs: SetOutputs;
 
-  constructor(
-    spec: DeploySpec,
-    setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void,
-  ) {
+  constructor(spec: DeploySpec, setOutputs: SetOutputs) {
     super();
     this.spec = spec;
     this.#setOutputs = setOutputs;

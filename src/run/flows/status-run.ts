@@ -21,18 +21,17 @@ import { RunEnding } from './run-record.js';
 import { runEach } from './deploy-run.js';
 import { dependenciesOf, maskValues } from './setup.js';
 
+type SetOutputs = (outputs: Outputs, deployment: DeploymentSummary | undefined) => void;
+
 class StatusRecord extends RunEnding {
   /** The deployment as first found: reused, and asked nothing. */
   #found?: DeployedResult;
   #deployment?: Deployment;
   #liveness?: Liveness;
   readonly #request: StatusRequest;
-  readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary | undefined) => void;
+  readonly #setOutputs: SetOutputs;
 
-  constructor(
-    request: StatusRequest,
-    setOutputs: (outputs: Outputs, deployment: DeploymentSummary | undefined) => void,
-  ) {
+  constructor(request: StatusRequest, setOutputs: SetOutputs) {
     super();
     this.#request = request;
     this.#setOutputs = setOutputs;
