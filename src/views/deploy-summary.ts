@@ -53,16 +53,10 @@ function typeRow(
 }
 
 function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
-  if (drift.length === 0) return [];
-  return [
-    differencesTable(
-      drift,
-      code,
-      'Step wants',
-      'Deployment has',
-      `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`,
-    ),
-  ];
+  const head = `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`;
+  return drift.length === 0
+    ? []
+    : [differencesTable(drift, code, 'Step wants', 'Deployment has', head)];
 }
 
 /** Lines kept but no blank one (`htmlLines`), so the block cannot end before its closing tag. */

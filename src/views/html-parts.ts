@@ -4,14 +4,15 @@ import type { DriftEntry } from '../run/ports/findings.js';
 import { showValue } from '../run/decisions/drift.js';
 
 export type Cell = (value: string | null | undefined) => string;
+export type Redact = (text: string) => string;
 
 /** Secret values removed first (they could not be found once escaped), then written. */
 const cellOf =
-  (redact: (text: string) => string, write: (text: string) => string): Cell =>
+  (redact: Redact, write: (text: string) => string): Cell =>
   (value) =>
     value === undefined || value === null || value === '' ? '—' : write(redact(value));
 
-export const cellsOf = (redact: (text: string) => string) => ({
+export const cellsOf = (redact: Redact) => ({
   text: cellOf(redact, (value) => htmlText(value)),
   code: cellOf(redact, (value) => htmlCode(value)),
 });
@@ -27,7 +28,6 @@ export function labelledTable(rows: [string, string][]): string {
 }
 
 /** One row a field, as many as fit, and a count of the others. */
-
 export function differencesTable(
   drift: DriftEntry[],
   code: Cell,

@@ -3,7 +3,7 @@ import { htmlCode, htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary } from '../common/summary.js';
 import type { RetireReport, Retirement } from '../run/ports/progress.js';
 import type { RetireSummary } from '../run/ports/summaries.js';
-import { cellsOf, labelledTable } from './html-parts.js';
+import { cellsOf, labelledTable, type Redact } from './html-parts.js';
 
 function gitHubRows(retirement: Retirement | undefined): [string, string][] {
   if (retirement === undefined)
@@ -33,7 +33,7 @@ function gitHubRows(retirement: Retirement | undefined): [string, string][] {
 export function retireSummaryHtml(
   { name, deployments }: RetireReport,
   retirement: Retirement | undefined,
-  redact: (text: string) => string,
+  redact: Redact,
 ): string {
   const { code } = cellsOf(redact);
   // The retire step's preview has its one deployment, or none.
@@ -63,9 +63,6 @@ export function retireSummaryHtml(
   return boundedSummary(parts);
 }
 
-export function retireLayoutHtml(
-  { previews }: RetireSummary,
-  redact: (text: string) => string,
-): string {
+export function retireLayoutHtml({ previews }: RetireSummary, redact: Redact): string {
   return previews.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
 }

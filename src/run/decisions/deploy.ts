@@ -194,7 +194,6 @@ async function create(
  * Resolve, find, then reuse or create (or say what a dry run would). The hooks hear the body
  * and the created deployment at once, so a run that fails later still says what exists.
  */
-
 export async function deploy(
   spec: DeploySpec,
   dependencies: RunDependencies,

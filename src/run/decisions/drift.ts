@@ -14,14 +14,8 @@ const isAbsent = (value: unknown) => value === undefined || value === null;
 /** Deep equality of JSON values (`2` equals `2.0`). */
 function same(a: unknown, b: unknown): boolean {
   if (isAbsent(a) || isAbsent(b)) return isAbsent(a) && isAbsent(b);
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((item, index) => same(item, b[index]))
-    );
-  }
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, index) => same(item, b[index]));
   if (isObject(a) && isObject(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     return [...keys].every((key) => same(a[key], b[key]));
@@ -122,7 +116,6 @@ export function findDrift(
 }
 
 /** JSON, short, on one line. */
-
 export function showValue(value: unknown): string {
   if (value === null || value === undefined) return '(not set)';
   const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));

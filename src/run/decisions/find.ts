@@ -26,7 +26,6 @@ export function findDeployment(
 }
 
 /** Among several of the name: one not being deleted, then the oldest; a warning names every id. */
-
 export function pickOne(found: Deployment[], name: string, logger: Logger): Deployment | undefined {
   const [first, ...others] = [...found].sort(
     (a, b) =>
@@ -49,7 +48,6 @@ export const fullName = (repository: { owner: string; name: string }) =>
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
 
 /** `repositories`: a listing several agents share; else the service's own. */
-
 export async function resolveRepository(
   service: Service,
   spec: CodehostSpec,

@@ -107,16 +107,13 @@ export function blockedText({
 }
 
 export function blockedRemedy(goal: Pick<Goal, 'drift'>): string {
-  const blocked = blockedIn(goal.drift);
-  const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
-  const others = blocked.some((entry) => entry.kind !== 'unbuilt');
+  const kinds = blockedIn(goal.drift).map((entry) => entry.kind);
   const remedies = [
-    ...(unbuilt
-      ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
-      : []),
-    ...(others ? ['change the deployment in the service'] : []),
+    kinds.includes('unbuilt') &&
+      'turn build_on_push on for the deployment in the service (or set commit: none)',
+    kinds.includes('field') && 'change the deployment in the service',
     'deploy under a new name',
-  ];
+  ].filter((remedy) => remedy !== false);
   return `To fix it: ${remedies.join(', or ')}.`;
 }
 
@@ -135,7 +132,6 @@ export const ONLY_LIVE: LiveGoal = { seenRevisions: new Set() };
  * each state it sees; everything else reads the value passed on. A new condition of live goes
  * here only; the last, the address's answer, is asked once the deployment is otherwise live.
  */
-
 export async function decideLive(deployment: Deployment, goal: LiveGoal): Promise<Liveness> {
   await goal.orders?.learn(deployment);
   const { drift = [], asker } = goal;

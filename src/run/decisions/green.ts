@@ -63,7 +63,6 @@ function driftFailure(
 }
 
 /** Why the step fails on this deployment, in its words; undefined when green. */
-
 export function stepFailure(
   findings: Findings,
   policy: StepPolicy,

@@ -64,13 +64,15 @@ function answerKey(seen: HealthSeen): string {
 }
 
 function seenOf(address: string, result: CheckResult): HealthSeen {
+  const { ok, status, refused } = result;
+  const error = ok ? undefined : result.error;
   return {
     address: shownAddress(address),
-    ok: result.ok,
-    ...(result.status === undefined ? {} : { status: result.status }),
-    ...(result.ok || result.error === undefined ? {} : { error: result.error }),
-    ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
-    ...(result.refused === undefined ? {} : { refused: result.refused }),
+    ok,
+    status,
+    error,
+    excerpt: result.bodyExcerpt,
+    refused,
   };
 }
 
@@ -156,19 +158,19 @@ export class HealthProbe implements HealthJudge {
       url: seen.address ?? null,
       httpStatus: seen.status ?? null,
       ok: seen.ok,
-      ...(seen.error === undefined ? {} : { error: seen.error }),
+      error: seen.error,
     });
     this.#said = { key, since: now, at: now };
   }
 }
 
-/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run checks nothing). */
-
+/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run or a wait: none). */
 export function healthNotMade(
-  asked: { health?: HealthRequest | undefined; dryRun?: boolean },
+  asked: { health?: HealthRequest | undefined; dryRun?: boolean; waitForReady?: boolean },
   liveness: Liveness | undefined,
 ): string | undefined {
   const made = liveness === undefined || liveness.live || liveness.health !== undefined;
-  if (asked.health === undefined || asked.dryRun === true || made) return undefined;
+  if (asked.health === undefined || asked.dryRun === true || asked.waitForReady === true || made)
+    return undefined;
   return 'the deployment is not live yet';
 }

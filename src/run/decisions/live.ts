@@ -87,7 +87,6 @@ export function trackedRef(
 }
 
 /** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
-
 export function chooseTarget(
   commit: CommitRequest,
   tracked: string | undefined,

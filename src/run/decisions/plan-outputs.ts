@@ -117,14 +117,8 @@ export async function verdictOf(spec: DeploySpec, dependencies: RunDependencies)
   if (found === undefined) {
     return { action: 'create', request: redactDeployment(result.request), changes: [] };
   }
-  const goal = await assess(
-    dryRun,
-    result,
-    dependencies.logger,
-    undefined,
-    dependencies.service.words,
-  );
-
+  const { logger, service } = dependencies;
+  const goal = await assess(dryRun, result, logger, undefined, service.words);
   const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
   const wouldFail = [
     ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),

@@ -133,7 +133,6 @@ export function keyedOutputs(entries: ReadonlyMap<string, DeploymentEntry>) {
 }
 
 /** Live only when every agent is; healthy only when every agent checked answered (null: none checked). */
-
 export function manifestLiveness(entries: Iterable<DeploymentEntry>) {
   const all = [...entries];
   const checked = all.filter((entry) => entry.healthy !== null);

@@ -3,7 +3,6 @@ import type { Service } from '../../service/endpoints.js';
 import type { Repository } from '../../service/schemas.js';
 import type { RunDependencies } from '../ports/dependencies.js';
 
-/** What one agent's run shares with the others'. */
 export interface SharedWork {
   /** Resolves once a slot is free, to the function that frees it (a second call does nothing). */
   take(): Promise<() => void>;
@@ -38,6 +37,19 @@ export class Slots {
       if (next === undefined) this.#busy -= 1;
       else next();
     };
+  }
+}
+
+/** Runs `work` in a slot (without `share`, at once), freed at its end or when `work` frees it. */
+export async function inSlot<T>(
+  share: SharedWork | undefined,
+  work: (release: () => void) => Promise<T>,
+): Promise<T> {
+  const release = (await share?.take()) ?? (() => undefined);
+  try {
+    return await work(release);
+  } finally {
+    release();
   }
 }
 

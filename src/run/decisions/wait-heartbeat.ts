@@ -78,7 +78,6 @@ export class Heartbeat {
   }
 
   /** Awaits `work`, a line whenever the heartbeat is due: a timer, so a pause and an unanswered check are alike. */
-
   async beating<T>(
     state: WaitState,
     work: () => Promise<T>,

@@ -50,11 +50,7 @@ export function startSchedule(options: ScheduleOptions, now: number): Schedule {
 
 export function refusalOf(failure: ActionError): Refusal {
   if (!(failure instanceof ServiceError)) return { throttled: false };
-  const { retryAfterMs } = failure.details;
-  return {
-    throttled: failure.status === 429,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  };
+  return { throttled: failure.status === 429, retryAfterMs: failure.details.retryAfterMs };
 }
 
 export function nextMove(schedule: Schedule, deadline: number, now: number): Move {

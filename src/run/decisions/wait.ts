@@ -110,7 +110,6 @@ function failedCheck(schedule: Schedule, options: WaitOptions, failure: string):
 }
 
 /** Checks until the deployment is live. `decided`: how live `initial` is, when the caller knows. */
-
 export async function waitUntilLive(
   initial: Deployment,
   goal: LiveGoal,

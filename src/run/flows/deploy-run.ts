@@ -81,8 +81,7 @@ export async function runEach<Agent extends ManifestAgent>(
           const { summary: own, failure } = outcomes[at] ?? {};
           if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
             return { key, summary: own.deployments[0].summary };
-          const summary = { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) };
-          return { key, summary };
+          return { key, summary: { spec: specOf(agent), failure } };
         }),
       }),
     };

@@ -27,14 +27,11 @@ export function failureOfAgents(
     // A reason's further lines (its remedy) stay under its agent's item.
     return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
   });
-  const stacks = outcomes.flatMap((outcome) =>
-    outcome.stack === undefined ? [] : [outcome.stack],
-  );
+  const stacks = outcomes.flatMap((outcome) => outcome.stack ?? []);
+  const failure = `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}`;
   return {
-    ...(failed.length === 0
-      ? {}
-      : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
-    ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+    failure: failed.length === 0 ? undefined : failure,
+    stack: stacks.length === 0 ? undefined : stacks.join('\n'),
   };
 }
 

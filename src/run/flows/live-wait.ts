@@ -22,28 +22,14 @@ export function withHealth<G extends LiveGoal>(
   proxy: ProxySettings,
 ): G {
   if (asked.health === undefined) return goal;
-  const { clock, logger, events, signal } = dependencies;
+  const { clock, logger, events, signal, redact } = dependencies;
   const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
   const wait = dependencies.wait ?? DEFAULT_WAIT;
-  const { redact } = dependencies;
-  const addresses =
-    dependencies.addressCheck ??
-    new AddressChecks({ clock, wait, ...(redact && { redact }) }).answer;
-  const probe = new HealthProbe(
-    asked.health,
-    {
-      clock,
-      logger,
-      proxy,
-      heartbeatMs: wait.heartbeatMs,
-      addresses,
-      headersWords: dependencies.service.words.healthCheckHeaders,
-      ...(events && { events }),
-      ...(signal && { signal }),
-    },
-    budgetMs,
-  );
-  return { ...goal, health: probe };
+  const addresses = dependencies.addressCheck ?? new AddressChecks({ clock, wait, redact }).answer;
+  const headersWords = dependencies.service.words.healthCheckHeaders;
+  const heartbeatMs = wait.heartbeatMs;
+  const probe = { clock, logger, proxy, heartbeatMs, addresses, headersWords, events, signal };
+  return { ...goal, health: new HealthProbe(asked.health, probe, budgetMs) };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { RemedyWords } from '../../service/answers.js';
 import type { RunDependencies } from '../ports/dependencies.js';
 import type { Deployment } from '../../service/schemas.js';
 import { RunEvents } from '../ports/events.js';
-import type { SharedWork } from '../decisions/shared-work.js';
+import { inSlot, type SharedWork } from '../decisions/shared-work.js';
 import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { flatSummary } from '../ports/summaries.js';
@@ -150,10 +150,10 @@ export async function pipeline(
     events.emit({ kind: 'outputs', outputs, deployment }),
   );
   // Freed before the wait (a waiting agent holds none), and at the end.
-  const release = share === undefined ? () => undefined : await share.take();
   const dependencies = share?.dependencies;
-  await record.settle(() => steps(spec, io, events, record, { release, dependencies }), io.redact);
-  release();
+  await inSlot(share, (release) =>
+    record.settle(() => steps(spec, io, events, record, { release, dependencies }), io.redact),
+  );
   // A deployment this run created exists whatever failed after its create was answered (the
   // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
   tellDeployed(record, events);

@@ -21,6 +21,7 @@ import type { AgentPlanPart } from '../ports/summaries.js';
 import { differences, driftAdvice } from '../decisions/green.js';
 import { keyedPlanOutputs, planOutputs, verdictOf } from '../decisions/plan-outputs.js';
 import { runAgents } from './each-agent.js';
+import { inSlot } from '../decisions/shared-work.js';
 
 /** One log line a difference, and one for the verdict. */
 function logVerdict(
@@ -59,23 +60,19 @@ export async function runPlan(asked: PlanRequest, io: RunnerIO): Promise<RunOutc
   return runAgents(
     asked,
     io,
-    async (agent, agentIo, share) => {
-      const release = (await share?.take()) ?? (() => undefined);
-      try {
-        return await withEvents(agentIo, (events) =>
+    (agent, agentIo, share) =>
+      inSlot(share, () =>
+        withEvents(agentIo, (events) =>
           planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}),
-        );
-      } finally {
-        release();
-      }
-    },
+        ),
+      ),
     (events) => ({
       allEnded: (outcomes) => {
         plans = asked.agents.map((agent, index) => {
           const { summary, failure } = outcomes[index] ?? {};
           const [own] = summary?.kind === 'plan' ? summary.agents : [];
           const { key, spec } = agent;
-          return { ...own, key, name: spec.name, ...(failure === undefined ? {} : { failure }) };
+          return { ...own, key, name: spec.name, failure };
         });
         events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
       },
@@ -102,11 +99,7 @@ async function planned(
     events.emit({ kind: 'phase_over', ...phase });
     events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
     logVerdict(spec.name, verdict, logger, dependencies.service.words);
-    const report = {
-      name: spec.name,
-      verdict,
-      ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
-    };
+    const report = { name: spec.name, verdict, dashboardUrl: spec.dashboardUrl };
     events.emit({ kind: 'planned', report });
     const failure =
       verdict.action === 'fail'

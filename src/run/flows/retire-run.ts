@@ -22,6 +22,7 @@ import type {
 import type { RetiredPreview } from '../ports/summaries.js';
 import { dashboardUrlOf } from '../decisions/report.js';
 import { runAgents } from './each-agent.js';
+import { inSlot } from '../decisions/shared-work.js';
 
 /** As retire/action.yml declares them. */
 export const RETIRE_OUTPUT_NAMES = [
@@ -66,10 +67,7 @@ function retireOne(
       const dependencies = dependenciesOf(access, io, events);
       const deployment = await findDeployment(name, dependencies);
       const dashboardUrl = deployment && dashboardUrlOf(access.dashboardUrl, deployment);
-      const found = deployment && {
-        deployment,
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-      };
+      const found = deployment && { deployment, dashboardUrl };
       const report: RetireReport = { name, deployments: found === undefined ? [] : [found] };
       outputs({
         'deployment-id': deployment?.id ?? '',
@@ -177,11 +175,11 @@ export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOu
     io,
     async (agent, own, share) => {
       // The slot goes back once the agent is looked up: the others' lookups need it.
-      const release = (await share?.take()) ?? (() => undefined);
       try {
-        return await retireOne(asked, agent.name, own, together?.retiredOf(agent.key, release));
+        return await inSlot(share, (release) =>
+          retireOne(asked, agent.name, own, together?.retiredOf(agent.key, release)),
+        );
       } finally {
-        release();
         together?.over(agent.key);
       }
     },

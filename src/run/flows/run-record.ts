@@ -63,6 +63,8 @@ export abstract class RunEnding {
   }
 }
 
+type SetOutputs = (outputs: Outputs, deployment: DeploymentSummary) => void;
+
 export class RunRecord extends RunEnding {
   readonly spec: DeploySpec;
   /** What a create would send, before any deployment is found. */
@@ -76,12 +78,9 @@ export class RunRecord extends RunEnding {
   #reported = false;
   /** By revision id: the commit of each revision the run saw live (latest and active). */
   readonly #liveCommits = new Map<string, string>();
-  readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void;
+  readonly #setOutputs: SetOutputs;
 
-  constructor(
-    spec: DeploySpec,
-    setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void,
-  ) {
+  constructor(spec: DeploySpec, setOutputs: SetOutputs) {
     super();
     this.spec = spec;
     this.#setOutputs = setOutputs;
@@ -109,8 +108,7 @@ export class RunRecord extends RunEnding {
     const active = deployment?.active_revision_id ?? null;
     if (deployment === undefined || active === null || active === deployment.latest_revision_id)
       return undefined;
-    const commit = this.#liveCommits.get(active);
-    return commit === undefined ? { revision: active } : { revision: active, commit };
+    return { revision: active, commit: this.#liveCommits.get(active) };
   }
 
   seen(deployment: Deployment | undefined, liveness: Liveness | undefined): void {
@@ -124,15 +122,10 @@ export class RunRecord extends RunEnding {
       this.#deployment = deployment;
       this.#liveness = liveness;
     }
-    this.#setOutputs(
-      outputsOf(
-        this.#result,
-        this.#deployment,
-        { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health },
-        this.spec.dashboardUrl,
-      ),
-      this.summary(undefined),
-    );
+    const live = this.#liveness?.live === true;
+    const assessment = { live, drift: this.#drift, health: this.#liveness?.health };
+    const outputs = outputsOf(this.#result, this.#deployment, assessment, this.spec.dashboardUrl);
+    this.#setOutputs(outputs, this.summary(undefined));
   }
 
   report(stage: Stage, waitingFor?: string): RunReport {
@@ -160,7 +153,6 @@ export class RunRecord extends RunEnding {
     };
   }
 
-  /** How the run ended, for the last report. */
   get stage(): Stage {
     if (this.cancelled) return 'cancelled';
     if (this.failure !== undefined) return 'failed';
@@ -198,7 +190,7 @@ export class RunRecord extends RunEnding {
       request: this.#request,
       deployment: this.#deployment,
       liveness: this.#liveness,
-      healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
+      healthNotMade: healthNotMade(this.spec, this.#liveness),
       target: this.#goal?.target?.sha,
       drift: this.#goal?.drift.map(shownDrift),
       failure: this.failure,

@@ -16,24 +16,22 @@ import { flatSummary, type DeployedResult, type DeploymentSummary } from '../por
 import { outputsOf, type Outputs } from '../decisions/report.js';
 import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
-import type { SharedWork } from '../decisions/shared-work.js';
+import { inSlot, type SharedWork } from '../decisions/shared-work.js';
 import { RunEnding } from './run-record.js';
 import { runEach } from './deploy-run.js';
 import { dependenciesOf, maskValues } from './setup.js';
 
-/** What `status` knows at any point. */
+type SetOutputs = (outputs: Outputs, deployment: DeploymentSummary | undefined) => void;
+
 class StatusRecord extends RunEnding {
   /** The deployment as first found: reused, and asked nothing. */
   #found?: DeployedResult;
   #deployment?: Deployment;
   #liveness?: Liveness;
   readonly #request: StatusRequest;
-  readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary | undefined) => void;
+  readonly #setOutputs: SetOutputs;
 
-  constructor(
-    request: StatusRequest,
-    setOutputs: (outputs: Outputs, deployment: DeploymentSummary | undefined) => void,
-  ) {
+  constructor(request: StatusRequest, setOutputs: SetOutputs) {
     super();
     this.#request = request;
     this.#setOutputs = setOutputs;
@@ -48,16 +46,9 @@ class StatusRecord extends RunEnding {
     const found = (this.#found ??= { deployment, created: false });
     this.#deployment = deployment;
     this.#liveness = liveness;
-    const { dashboardUrl } = this.#request;
-    this.#setOutputs(
-      outputsOf(
-        found,
-        deployment,
-        { live: liveness.live, drift: [], health: liveness.health },
-        dashboardUrl,
-      ),
-      this.summary(undefined),
-    );
+    const assessment = { live: liveness.live, drift: [], health: liveness.health };
+    const outputs = outputsOf(found, deployment, assessment, this.#request.dashboardUrl);
+    this.#setOutputs(outputs, this.summary(undefined));
   }
 
   /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
@@ -70,9 +61,7 @@ class StatusRecord extends RunEnding {
       result: this.#found,
       deployment,
       liveness: this.#liveness,
-      healthNotMade: this.#request.waitForReady
-        ? undefined
-        : healthNotMade(this.#request, this.#liveness),
+      healthNotMade: healthNotMade(this.#request, this.#liveness),
       drift: [],
       failure: this.failure,
       commit,
@@ -93,13 +82,7 @@ async function lookUp(
   maskValues(request, io);
   const dependencies = { ...dependenciesOf(request, io, events), ...share?.dependencies };
   // Among several agents, a few look up at once; a waiting agent holds no slot.
-  const release = (await share?.take()) ?? (() => undefined);
-  let found;
-  try {
-    found = await findDeployment(name, dependencies);
-  } finally {
-    release();
-  }
+  const found = await inSlot(share, () => findDeployment(name, dependencies));
   if (found === undefined) {
     throw new ActionError(`No deployment is named '${name}' (names match exactly, case included).`);
   }

@@ -70,10 +70,7 @@ function reportOf(group: readonly Orphan[], number: number, request: SweepReques
   const agents = [...new Set(group.map((orphan) => orphan.agent?.key ?? ''))];
   return {
     name: [...new Set(group.map((orphan) => orphan.deployment.name))].join(', '),
-    deployments: group.map(({ deployment, dashboardUrl }) => ({
-      deployment,
-      ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-    })),
+    deployments: group.map(({ deployment, dashboardUrl }) => ({ deployment, dashboardUrl })),
     pullRequest: number,
     ...(request.environments === undefined || first === undefined
       ? {}

@@ -151,13 +151,7 @@ function classify(
     else if (known.state !== 'unknown') {
       const { number, state, closedAt } = known;
       const dashboardUrl = dashboardUrlOf(request.dashboardUrl, preview.deployment);
-      orphans.push({
-        ...preview,
-        number,
-        state,
-        ...(closedAt === undefined ? {} : { closedAt }),
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-      });
+      orphans.push({ ...preview, number, state, closedAt, dashboardUrl });
     }
   }
   // Oldest close first: the preview that has cost the longest leads.
@@ -226,11 +220,9 @@ export const runSweep = (request: SweepRequest, io: RunnerIO): Promise<RunOutcom
         retired: String(retired.inactive),
       });
       const count = found.orphans.length;
-      const failure =
-        request.onOrphans === 'fail' && count > 0
-          ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
-          : undefined;
-      return { ...(failure === undefined ? {} : { failure: io.redact(failure) }), summary };
+      if (request.onOrphans !== 'fail' || count === 0) return { summary };
+      const failure = `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`;
+      return { failure: io.redact(failure), summary };
     } catch (error) {
       return {
         failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
