@@ -107,9 +107,7 @@ export async function askAddress(address: string, options: CheckOptions = {}): P
     bound.end();
     route.dispatcher.destroy().catch(() => undefined);
   }
-  if (!('body' in result)) {
-    return failed(result.error === undefined ? result : { ...result, error: hide(result.error) });
-  }
+  if (!('body' in result)) return failed({ ...result, error: hide(result.error ?? '') });
   const { status, body } = result;
   // Redacted once for all who judge the answer.
   const redact = options.redact ?? ((text: string) => text);
@@ -125,12 +123,10 @@ interface Route {
 }
 
 function dispatcherFor(options: CheckOptions): Route {
-  const connect = {
-    lookup: guardedLookup(options.lookup),
-    ...(options.ca === undefined ? {} : { ca: options.ca }),
-  };
-  const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
-  const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
+  const { ca } = options;
+  const connect = { lookup: guardedLookup(options.lookup), ca };
+  const tls = { connect, requestTls: { ca } };
+  const viaProxy = proxyDispatcher(options.proxy ?? {}, tls);
   if (viaProxy !== undefined) return { dispatcher: viaProxy, proxied: true };
   return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
 }

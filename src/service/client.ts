@@ -217,19 +217,18 @@ export class ServiceClient {
     const { status } = answer;
     const retryable = isRetryableStatus(status);
     const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
-    const requestId = requestIdOf(answer.header);
     return new ServiceError({
       method,
       path,
       status,
       problem: `${status} ${STATUS_CODES[status] ?? 'error'}`,
       serviceMessage,
-      requestId,
+      requestId: requestIdOf(answer.header),
       remedy: retryable
         ? undefined
         : remedyFor({
             status,
-            path: spec.path,
+            path,
             baseUrl: this.#options.baseUrl,
             location: answer.header('location'),
             serviceMessage,
