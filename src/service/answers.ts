@@ -97,8 +97,7 @@ export function describeAnswer(
   else if (!/[{["\-0-9tfn]/.test(first)) parts.push('it does not start like JSON');
   else parts.push('malformed JSON');
   const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
-  if (title !== undefined && title.trim() !== '')
-    parts.push(`page titled '${excerpt(untrusted(title))}'`);
+  if (title?.trim()) parts.push(`page titled '${excerpt(untrusted(title))}'`);
   return parts.join(', ');
 }
 
