@@ -162,17 +162,15 @@ async function exchange(
     }
     // A redirect's body is not read; dropping it drops its connection, no error to report.
     answer.body.on('error', () => undefined).destroy();
-    if (!URL.canParse(location, url.href)) {
+    if (!URL.canParse(location, url.href))
       return { ok: false, status, error: `${status} redirect to an address that is not one` };
-    }
     const next = new URL(location, url);
     if (next.origin !== url.origin) {
       const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
       return { ok: false, status, error };
     }
-    if (redirects >= MAX_REDIRECTS) {
+    if (redirects >= MAX_REDIRECTS)
       return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
-    }
     url = next;
     for (const value of queryValues(url.href)) hidden.add(value);
   }

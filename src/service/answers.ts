@@ -55,13 +55,12 @@ export function serviceMessageOf(
 ): string | undefined {
   const text = redact(raw);
   if (text.trim() === '') return undefined;
-  let json: unknown;
+  let parsed;
   try {
-    json = JSON.parse(text);
+    parsed = ErrorBodySchema.safeParse(JSON.parse(text));
   } catch {
     return excerpt(text);
   }
-  const parsed = ErrorBodySchema.safeParse(json);
   if (!parsed.success) return excerpt(text);
   const { detail, message, error } = parsed.data;
   if (Array.isArray(detail)) {
