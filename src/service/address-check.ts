@@ -214,8 +214,7 @@ function failed(result: CheckResult): Judgement {
 
 /** A forbidden resolved address refused the connection before it was made. */
 function forbiddenCause(error: unknown): string | undefined {
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause)
     if ((cause as NodeJS.ErrnoException).code === FORBIDDEN_ADDRESS) return cause.message;
-  }
   return undefined;
 }

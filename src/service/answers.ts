@@ -72,9 +72,8 @@ export function serviceMessageOf(
     if (detail.length > ISSUES_SHOWN) lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
     return lines.join('\n');
   }
-  for (const candidate of [detail, message, error]) {
+  for (const candidate of [detail, message, error])
     if (typeof candidate === 'string' && candidate !== '') return excerpt(redact(candidate));
-  }
   return excerpt(text);
 }
 
@@ -152,9 +151,8 @@ interface RemedyContext {
 /** What the user can do about a status that trying again will not fix. */
 export function remedyFor(context: RemedyContext): string | undefined {
   const { status, location, words } = context;
-  if (status >= 300 && status < 400) {
+  if (status >= 300 && status < 400)
     return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
-  }
   const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
   // The web framework's own 404 means no route at all: the base address is wrong.
   if (status === 404 && context.serviceMessage === 'Not Found') {

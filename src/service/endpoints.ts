@@ -104,9 +104,8 @@ export class Service {
       {
         size: () => PAGE_LIMIT,
         onPage: (fresh) => {
-          for (const deployment of fresh) {
+          for (const deployment of fresh)
             if (deployment.name === name) found.push(this.#vetting.vet(deployment));
-          }
           return true;
         },
         tooLong: () =>
