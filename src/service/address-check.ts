@@ -156,10 +156,8 @@ async function exchange(
     });
     const status = answer.statusCode;
     const location = answer.headers.location;
-    if (!REDIRECTS.has(status) || typeof location !== 'string') {
-      const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-      return { status, body };
-    }
+    if (!REDIRECTS.has(status) || typeof location !== 'string')
+      return { status, body: (await boundedBody(answer.body, MAX_BODY_BYTES)).body };
     // A redirect's body is not read; dropping it drops its connection, no error to report.
     answer.body.on('error', () => undefined).destroy();
     if (!URL.canParse(location, url.href))
