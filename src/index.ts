@@ -8,12 +8,11 @@ import { run as plan } from './plan.js';
 import { run as retire } from './retire.js';
 import { run as sweep } from './sweep.js';
 
-const file = /[^\\/]*$/.exec(process.argv[1] ?? '')?.[0];
+const file = /[^\\/]*$/.exec(process.argv[1] ?? '')?.[0] ?? '';
 const entries: Readonly<Record<string, () => Promise<void>>> = {
   'plan.js': plan,
   'retire.js': retire,
   'sweep.js': sweep,
 };
-const entry = entries[file ?? ''] ?? deploy;
 
-void entry();
+void (entries[file] ?? deploy)();

@@ -5,7 +5,7 @@
  * once however the run ends. The command's own text is redacted here (the
  * core's comes redacted); `lineSafeJson`, so no line reader cuts one in two.
  */
-import { lineSafeJson } from '../common/json-text.js';
+import { lineSafeJson } from '../common/characters.js';
 import type { RunEvent } from '../run/ports/events.js';
 import { shortenedMs } from '../run/ports/pace.js';
 

@@ -3,7 +3,7 @@
  * `gh` does, tab-separated lines with no header for `cut` and `awk`; or
  * `--json`. Service text is untrusted: a cell is one line, controls escaped.
  */
-import { lineSafeJson } from '../common/json-text.js';
+import { lineSafeJson } from '../common/characters.js';
 import { untrusted } from '../common/runtime.js';
 import type { Deployment, Repository } from '../service/schemas.js';
 import { cutMiddle, cutToWidth, padToWidth, screenWidth } from './screen-width.js';

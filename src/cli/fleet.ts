@@ -4,7 +4,7 @@
  * (stderr says so), 1 on a service failure, 130 when interrupted.
  */
 import { CancelledError, describeError } from '../common/errors.js';
-import { lineSafeJson } from '../common/json-text.js';
+import { lineSafeJson } from '../common/characters.js';
 import { systemClock } from '../common/runtime.js';
 import { readInputs } from '../inputs/declare.js';
 import { InputError } from '../inputs/errors.js';

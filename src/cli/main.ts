@@ -4,7 +4,7 @@
  */
 import { getSystemErrorMap } from 'node:util';
 import { describeError } from '../common/errors.js';
-import { lineSafeJson } from '../common/json-text.js';
+import { lineSafeJson } from '../common/characters.js';
 import { systemClock } from '../common/runtime.js';
 import { MIB } from '../inputs/bounded-read.js';
 import { InputError } from '../inputs/errors.js';

@@ -15,15 +15,13 @@ export function publishableAddress(text: string): AddressVerdict {
   if (!URL.canParse(text)) return { ok: false, why: 'it is not an address', removed: [] };
   const url = new URL(text);
   const removed = credentialsOf(url);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { ok: false, why: 'it is not an http(s) address', removed };
-  }
   // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
   // spaces and encodes control characters: an address with any is published as it reads it.
   const hadCredentials = url.username !== '' || url.password !== '';
-  if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+  if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text)
     return { ok: true, address: text, removed, hadCredentials };
-  }
   url.username = '';
   url.password = '';
   return { ok: true, address: url.href, removed, hadCredentials };

@@ -11,7 +11,6 @@ export class CancelledError extends ActionError {
   }
 }
 
-/** Turns any thrown value into one readable sentence. */
 export function describeError(error: unknown): string {
   if (error instanceof ActionError) return error.message;
   if (error instanceof Error) {

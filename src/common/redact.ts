@@ -67,9 +67,8 @@ export class Redactor {
       (form, index, all) => isRedactable(form) && all.indexOf(form) === index,
     );
     const fresh = forms.filter((form) => !this.#needles.has(form));
-    for (const form of forms) {
+    for (const form of forms)
       for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) this.#addNeedle(variant);
-    }
     this.#sorted = undefined;
     return fresh;
   }

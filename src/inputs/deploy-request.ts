@@ -9,7 +9,7 @@ import { INPUTS, type InputName, type ParsedInputs } from './core-inputs.js';
 import { given, type DeclaredInput } from './declare.js';
 import { InputError, Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
-import { AGENT_PLACEHOLDER } from '../common/placeholders.js';
+import { AGENT_PLACEHOLDER } from '../common/text.js';
 import { namedAgents, sharedValues, type NamedAgent } from './name-template.js';
 import { HEALTH_INPUT_NAMES, unusedHealthProblems } from './health-inputs.js';
 import { wordsOf, type RunDescription } from './run-description.js';

@@ -1,4 +1,4 @@
-import { fillPlaceholder } from '../common/placeholders.js';
+import { fillPlaceholder } from '../common/text.js';
 import { fail } from './errors.js';
 import { parseWebAddress } from './parsers.js';
 import { URL_PLACEHOLDER, type HealthCheck } from '../service/health-address.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { fail, type InputProblem } from './errors.js';
-import { AGENT_PLACEHOLDER, placeholderCount } from '../common/placeholders.js';
+import { AGENT_PLACEHOLDER, placeholderCount } from '../common/text.js';
 import { formatIssuePath } from '../service/issues.js';
 import { isFilePath, readDocument } from './workspace-document.js';
 

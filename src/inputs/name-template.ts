@@ -1,4 +1,4 @@
-import { AGENT_PLACEHOLDER, fillPlaceholder, placeholderCount } from '../common/placeholders.js';
+import { AGENT_PLACEHOLDER, fillPlaceholder, placeholderCount } from '../common/text.js';
 import { Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
 import { NAME_REQUIRED, parseName } from './parsers.js';

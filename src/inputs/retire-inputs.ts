@@ -1,7 +1,7 @@
 import { given, input, type InputValues } from './declare.js';
 import { DASHBOARD_INPUT, INPUTS, pick } from './core-inputs.js';
 import { InputError } from './errors.js';
-import { AGENT_PLACEHOLDER } from '../common/placeholders.js';
+import { AGENT_PLACEHOLDER } from '../common/text.js';
 import { nameBesideAgents, namedAgents, parseNameOrTemplate } from './name-template.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 

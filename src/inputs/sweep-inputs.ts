@@ -4,7 +4,7 @@
  * `{agent}`, compared as whole texts (never a wildcard, no regular expression built from a name).
  */
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
-import { AGENT_PLACEHOLDER, fillPlaceholder, placeholderCount } from '../common/placeholders.js';
+import { AGENT_PLACEHOLDER, fillPlaceholder, placeholderCount } from '../common/text.js';
 import { given, input, type InputValues } from './declare.js';
 import { DASHBOARD_INPUT, INPUTS, pick } from './core-inputs.js';
 import { fail, InputError } from './errors.js';

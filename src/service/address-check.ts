@@ -107,9 +107,7 @@ export async function askAddress(address: string, options: CheckOptions = {}): P
     bound.end();
     route.dispatcher.destroy().catch(() => undefined);
   }
-  if (!('body' in result)) {
-    return failed(result.error === undefined ? result : { ...result, error: hide(result.error) });
-  }
+  if (!('body' in result)) return failed({ ...result, error: hide(result.error ?? '') });
   const { status, body } = result;
   // Redacted once for all who judge the answer.
   const redact = options.redact ?? ((text: string) => text);
@@ -125,12 +123,10 @@ interface Route {
 }
 
 function dispatcherFor(options: CheckOptions): Route {
-  const connect = {
-    lookup: guardedLookup(options.lookup),
-    ...(options.ca === undefined ? {} : { ca: options.ca }),
-  };
-  const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
-  const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
+  const { ca } = options;
+  const connect = { lookup: guardedLookup(options.lookup), ca };
+  const tls = { connect, requestTls: { ca } };
+  const viaProxy = proxyDispatcher(options.proxy ?? {}, tls);
   if (viaProxy !== undefined) return { dispatcher: viaProxy, proxied: true };
   return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
 }
@@ -160,23 +156,19 @@ async function exchange(
     });
     const status = answer.statusCode;
     const location = answer.headers.location;
-    if (!REDIRECTS.has(status) || typeof location !== 'string') {
-      const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-      return { status, body };
-    }
+    if (!REDIRECTS.has(status) || typeof location !== 'string')
+      return { status, body: (await boundedBody(answer.body, MAX_BODY_BYTES)).body };
     // A redirect's body is not read; dropping it drops its connection, no error to report.
     answer.body.on('error', () => undefined).destroy();
-    if (!URL.canParse(location, url.href)) {
+    if (!URL.canParse(location, url.href))
       return { ok: false, status, error: `${status} redirect to an address that is not one` };
-    }
     const next = new URL(location, url);
     if (next.origin !== url.origin) {
       const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
       return { ok: false, status, error };
     }
-    if (redirects >= MAX_REDIRECTS) {
+    if (redirects >= MAX_REDIRECTS)
       return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
-    }
     url = next;
     for (const value of queryValues(url.href)) hidden.add(value);
   }
@@ -220,8 +212,7 @@ function failed(result: CheckResult): Judgement {
 
 /** A forbidden resolved address refused the connection before it was made. */
 function forbiddenCause(error: unknown): string | undefined {
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause)
     if ((cause as NodeJS.ErrnoException).code === FORBIDDEN_ADDRESS) return cause.message;
-  }
   return undefined;
 }

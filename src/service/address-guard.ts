@@ -41,9 +41,8 @@ export function isForbiddenIp(ip: string): boolean {
   const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
   if ((first & 0xffc0) === 0xfe80) return true;
   // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
-  if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
+  if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff)
     return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
-  }
   return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
 }
 

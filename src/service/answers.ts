@@ -55,13 +55,12 @@ export function serviceMessageOf(
 ): string | undefined {
   const text = redact(raw);
   if (text.trim() === '') return undefined;
-  let json: unknown;
+  let parsed;
   try {
-    json = JSON.parse(text);
+    parsed = ErrorBodySchema.safeParse(JSON.parse(text));
   } catch {
     return excerpt(text);
   }
-  const parsed = ErrorBodySchema.safeParse(json);
   if (!parsed.success) return excerpt(text);
   const { detail, message, error } = parsed.data;
   if (Array.isArray(detail)) {
@@ -73,9 +72,8 @@ export function serviceMessageOf(
     if (detail.length > ISSUES_SHOWN) lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
     return lines.join('\n');
   }
-  for (const candidate of [detail, message, error]) {
+  for (const candidate of [detail, message, error])
     if (typeof candidate === 'string' && candidate !== '') return excerpt(redact(candidate));
-  }
   return excerpt(text);
 }
 
@@ -97,8 +95,7 @@ export function describeAnswer(
   else if (!/[{["\-0-9tfn]/.test(first)) parts.push('it does not start like JSON');
   else parts.push('malformed JSON');
   const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
-  if (title !== undefined && title.trim() !== '')
-    parts.push(`page titled '${excerpt(untrusted(title))}'`);
+  if (title?.trim()) parts.push(`page titled '${excerpt(untrusted(title))}'`);
   return parts.join(', ');
 }
 
@@ -154,9 +151,8 @@ interface RemedyContext {
 /** What the user can do about a status that trying again will not fix. */
 export function remedyFor(context: RemedyContext): string | undefined {
   const { status, location, words } = context;
-  if (status >= 300 && status < 400) {
+  if (status >= 300 && status < 400)
     return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
-  }
   const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
   // The web framework's own 404 means no route at all: the base address is wrong.
   if (status === 404 && context.serviceMessage === 'Not Found') {

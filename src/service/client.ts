@@ -106,9 +106,8 @@ export class ServiceClient {
 
   url(path: string, query: Record<string, QueryValue> = {}): string {
     const url = new URL(`${this.#options.baseUrl}${path}`);
-    for (const [key, value] of Object.entries(query)) {
+    for (const [key, value] of Object.entries(query))
       if (value !== undefined) url.searchParams.set(key, String(value));
-    }
     return url.toString();
   }
 
@@ -170,9 +169,8 @@ export class ServiceClient {
     this.#options.logger.debug(
       `${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`,
     );
-    if (!answer.oversized && (answer.status < 200 || answer.status > 299)) {
+    if (!answer.oversized && (answer.status < 200 || answer.status > 299))
       return this.#failure(spec, answer, idempotent);
-    }
     const parsed = this.#parse(spec, answer);
     if (typeof parsed !== 'string') return parsed;
     return new ServiceError({ method, path, status: answer.status, problem: parsed });
@@ -217,19 +215,18 @@ export class ServiceClient {
     const { status } = answer;
     const retryable = isRetryableStatus(status);
     const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
-    const requestId = requestIdOf(answer.header);
     return new ServiceError({
       method,
       path,
       status,
       problem: `${status} ${STATUS_CODES[status] ?? 'error'}`,
       serviceMessage,
-      requestId,
+      requestId: requestIdOf(answer.header),
       remedy: retryable
         ? undefined
         : remedyFor({
             status,
-            path: spec.path,
+            path,
             baseUrl: this.#options.baseUrl,
             location: answer.header('location'),
             serviceMessage,

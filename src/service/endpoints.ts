@@ -104,9 +104,8 @@ export class Service {
       {
         size: () => PAGE_LIMIT,
         onPage: (fresh) => {
-          for (const deployment of fresh) {
+          for (const deployment of fresh)
             if (deployment.name === name) found.push(this.#vetting.vet(deployment));
-          }
           return true;
         },
         tooLong: () =>
@@ -160,11 +159,8 @@ export class Service {
         `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`,
     });
     if (!probe || stopped || left() > 0) return { count: taken.size, more: false };
-    const next = await this.#page({ ...filters, limit: 1, offset });
-    return {
-      count: taken.size,
-      more: next.resources.some((deployment) => !taken.has(deployment.id)),
-    };
+    const { resources } = await this.#page({ ...filters, limit: 1, offset });
+    return { count: taken.size, more: resources.some(({ id }) => !taken.has(id)) };
   }
 
   /**

@@ -1,6 +1,5 @@
 /** The health check's address (docs/how-it-works.md, "Live means answering"), filled for one deployment. */
-import { fillPlaceholder } from '../common/placeholders.js';
-import { withoutTrailingSlashes } from '../common/text.js';
+import { fillPlaceholder, withoutTrailingSlashes } from '../common/text.js';
 
 export const URL_PLACEHOLDER = '{url}';
 

@@ -10,30 +10,21 @@ const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 export function formatIssuePath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const segment of path) {
-    if (typeof segment === 'number') {
-      out += `[${segment}]`;
-    } else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (typeof segment === 'string' && PLAIN_KEY.test(segment))
       out += out === '' ? segment : `.${segment}`;
-    } else {
-      out += `[${JSON.stringify(String(segment))}]`;
-    }
+    else out += `[${JSON.stringify(String(segment))}]`;
   }
   return out === '' ? '(root)' : out;
 }
 
 /** `resource_spec.min_scal: unknown key` (one line per key), `resources[0].id: Invalid input: …`. */
 export function formatZodIssues(error: z.ZodError): string[] {
-  const lines: string[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-      }
-    } else {
-      lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-    }
-  }
-  return lines;
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => `${formatIssuePath([...issue.path, key])}: unknown key`)
+      : [`${formatIssuePath(issue.path)}: ${issue.message}`],
+  );
 }
 
 /** Its first five problems shown and the rest counted. */

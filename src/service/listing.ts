@@ -121,11 +121,8 @@ export function answersByIds(
     }
     listed.set(id, text);
     const parsed = DeploymentSchema.safeParse(record);
-    if (parsed.success) {
-      answers.set(id, vetting.vet(parsed.data));
-      return;
-    }
-    answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
+    if (parsed.success) answers.set(id, vetting.vet(parsed.data));
+    else answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
   });
   return answers;
 }

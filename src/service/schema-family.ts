@@ -18,6 +18,17 @@ export const int = () => z.number().int();
 /** ISO 8601, with an offset (`Z`, `+02:00`) or without, any number of fractional digits. */
 export const dateTime = () => z.iso.datetime({ offset: true, local: true });
 
+/** A part's `cpu`, `cpu_limit`, `memory_mb` and `memory_limit_mb`, in that order. */
+function sizing<P extends string>(part: P) {
+  type Key = `${P}${'cpu' | 'cpu_limit' | 'memory_mb' | 'memory_limit_mb'}`;
+  return {
+    [`${part}cpu`]: z.number().nullish(),
+    [`${part}cpu_limit`]: z.number().nullish(),
+    [`${part}memory_mb`]: int().nullish(),
+    [`${part}memory_limit_mb`]: int().nullish(),
+  } as Record<Key, z.ZodOptional<z.ZodNullable<z.ZodNumber>>>;
+}
+
 type ObjectFactory<C extends z.core.$strict | z.core.$loose> = <S extends z.core.$ZodShape>(
   shape: S,
 ) => z.ZodObject<S, C>;
@@ -93,34 +104,16 @@ export function buildFamily<C extends z.core.$strict | z.core.$loose>(object: Ob
   const ResourceSpec = object({
     min_scale: int().nullish(),
     max_scale: int().nullish(),
-    cpu: z.number().nullish(),
-    cpu_limit: z.number().nullish(),
-    memory_mb: int().nullish(),
-    memory_limit_mb: int().nullish(),
+    ...sizing(''),
     queue_min_scale: int().nullish(),
     queue_max_scale: int().nullish(),
-    queue_cpu: z.number().nullish(),
-    queue_cpu_limit: z.number().nullish(),
-    queue_memory_mb: int().nullish(),
-    queue_memory_limit_mb: int().nullish(),
-    orchestrator_cpu: z.number().nullish(),
-    orchestrator_cpu_limit: z.number().nullish(),
-    orchestrator_memory_mb: int().nullish(),
-    orchestrator_memory_limit_mb: int().nullish(),
+    ...sizing('queue_'),
+    ...sizing('orchestrator_'),
     orchestrator_min_scale: int().nullish(),
     orchestrator_max_scale: int().nullish(),
-    executor_cpu: z.number().nullish(),
-    executor_cpu_limit: z.number().nullish(),
-    executor_memory_mb: int().nullish(),
-    executor_memory_limit_mb: int().nullish(),
-    redis_cpu: z.number().nullish(),
-    redis_cpu_limit: z.number().nullish(),
-    redis_memory_mb: int().nullish(),
-    redis_memory_limit_mb: int().nullish(),
-    db_cpu: z.number().nullish(),
-    db_cpu_limit: z.number().nullish(),
-    db_memory_mb: int().nullish(),
-    db_memory_limit_mb: int().nullish(),
+    ...sizing('executor_'),
+    ...sizing('redis_'),
+    ...sizing('db_'),
     db_storage_gi: int().nullish(),
     db_max_connections: int().nullish(),
     labels: stringMap().nullish(),

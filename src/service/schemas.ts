@@ -114,7 +114,6 @@ export const DeploymentSchema = z.lazy(() =>
 );
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-/** A page and the offset of the next one. */
 const page = <T extends z.ZodType>(item: T) =>
   z.looseObject({ resources: z.array(item), offset: int() });
 export const DeploymentListSchema = z.lazy(() => page(DeploymentSchema));

@@ -10,9 +10,8 @@ import type { GitHubApi } from '../client/api.js';
 import type { DeploymentState, DeploymentStatusRequest, Repo } from '../client/requests.js';
 import type { CallOptions } from '../client/calls.js';
 import { publishedOrNothing } from '../../common/address.js';
-import { AGENT_PLACEHOLDER, fillPlaceholder } from '../../common/placeholders.js';
+import { AGENT_PLACEHOLDER, fillPlaceholder, shortSha } from '../../common/text.js';
 import { plainLine } from '../../common/github-text.js';
-import { shortSha } from '../../common/text.js';
 import { healthAnswer } from '../../run/decisions/health.js';
 import type { RunReport } from '../../run/ports/progress.js';
 

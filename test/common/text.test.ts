@@ -1,6 +1,6 @@
-/** A placeholder filled as text (src/common/placeholders.ts): no `$` pattern of `replace` applies. */
+/** A placeholder filled as text (src/common/text.ts): no `$` pattern of `replace` applies. */
 import { describe, expect, it } from 'vitest';
-import { fillPlaceholder, placeholderCount } from '../../src/common/placeholders.ts';
+import { fillPlaceholder, placeholderCount } from '../../src/common/text.ts';
 
 describe('fillPlaceholder', () => {
   it.each([
