@@ -107,7 +107,8 @@ export async function askAddress(address: string, options: CheckOptions = {}): P
     bound.end();
     route.dispatcher.destroy().catch(() => undefined);
   }
-  if (!('body' in result)) return failed({ ...result, error: hide(result.error ?? '') });
+  if (!('body' in result))
+    return failed(result.error === undefined ? result : { ...result, error: hide(result.error) });
   const { status, body } = result;
   // Redacted once for all who judge the answer.
   const redact = options.redact ?? ((text: string) => text);
@@ -123,10 +124,14 @@ interface Route {
 }
 
 function dispatcherFor(options: CheckOptions): Route {
-  const { ca } = options;
-  const connect = { lookup: guardedLookup(options.lookup), ca };
-  const tls = { connect, requestTls: { ca } };
-  const viaProxy = proxyDispatcher(options.proxy ?? {}, tls);
+  const connect = {
+    lookup: guardedLookup(options.lookup),
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+  };
+  // No `requestTls` without a CA: undici's proxy agent then takes the target's own servername,
+  // while any `requestTls` object (even `{}`) makes it read the servername from there (none).
+  const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
+  const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
   if (viaProxy !== undefined) return { dispatcher: viaProxy, proxied: true };
   return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
 }
