@@ -29076,7 +29076,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7853);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7322);
 /* harmony import */ var _world_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4790);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29126,7 +29126,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7853:
+/***/ 7322:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29151,7 +29151,6 @@ class CancelledError extends ActionError {
         super(message);
     }
 }
-/** Turns any thrown value into one readable sentence. */
 function describeError(error) {
     if (error instanceof ActionError)
         return error.message;
@@ -29206,9 +29205,6 @@ function percentEscape(character) {
 function unicodeEscape(character) {
     return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
-
-;// CONCATENATED MODULE: ./src/common/json-text.ts
-
 /**
  * Every JSON the command writes: `JSON.stringify`'s, with what a line reader ends a line at
  * (NEL, U+2028, U+2029) or a terminal obeys (C1, bidi controls) escaped. Still exact JSON:
@@ -38975,6 +38971,15 @@ const schema_family_uuid = () => schemas_guid({ error: (issue) => (issue.code ==
 const schema_family_int = () => schemas_number().int();
 /** ISO 8601, with an offset (`Z`, `+02:00`) or without, any number of fractional digits. */
 const dateTime = () => iso_datetime({ offset: true, local: true });
+/** A part's `cpu`, `cpu_limit`, `memory_mb` and `memory_limit_mb`, in that order. */
+function sizing(part) {
+    return {
+        [`${part}cpu`]: schemas_number().nullish(),
+        [`${part}cpu_limit`]: schemas_number().nullish(),
+        [`${part}memory_mb`]: schema_family_int().nullish(),
+        [`${part}memory_limit_mb`]: schema_family_int().nullish(),
+    };
+}
 /** Source kinds (docs/how-it-works.md, "The service's interface"). */
 const SOURCES = [
     'codehost',
@@ -39038,34 +39043,16 @@ function buildFamily(object) {
     const ResourceSpec = object({
         min_scale: schema_family_int().nullish(),
         max_scale: schema_family_int().nullish(),
-        cpu: schemas_number().nullish(),
-        cpu_limit: schemas_number().nullish(),
-        memory_mb: schema_family_int().nullish(),
-        memory_limit_mb: schema_family_int().nullish(),
+        ...sizing(''),
         queue_min_scale: schema_family_int().nullish(),
         queue_max_scale: schema_family_int().nullish(),
-        queue_cpu: schemas_number().nullish(),
-        queue_cpu_limit: schemas_number().nullish(),
-        queue_memory_mb: schema_family_int().nullish(),
-        queue_memory_limit_mb: schema_family_int().nullish(),
-        orchestrator_cpu: schemas_number().nullish(),
-        orchestrator_cpu_limit: schemas_number().nullish(),
-        orchestrator_memory_mb: schema_family_int().nullish(),
-        orchestrator_memory_limit_mb: schema_family_int().nullish(),
+        ...sizing('queue_'),
+        ...sizing('orchestrator_'),
         orchestrator_min_scale: schema_family_int().nullish(),
         orchestrator_max_scale: schema_family_int().nullish(),
-        executor_cpu: schemas_number().nullish(),
-        executor_cpu_limit: schemas_number().nullish(),
-        executor_memory_mb: schema_family_int().nullish(),
-        executor_memory_limit_mb: schema_family_int().nullish(),
-        redis_cpu: schemas_number().nullish(),
-        redis_cpu_limit: schemas_number().nullish(),
-        redis_memory_mb: schema_family_int().nullish(),
-        redis_memory_limit_mb: schema_family_int().nullish(),
-        db_cpu: schemas_number().nullish(),
-        db_cpu_limit: schemas_number().nullish(),
-        db_memory_mb: schema_family_int().nullish(),
-        db_memory_limit_mb: schema_family_int().nullish(),
+        ...sizing('executor_'),
+        ...sizing('redis_'),
+        ...sizing('db_'),
         db_storage_gi: schema_family_int().nullish(),
         db_max_connections: schema_family_int().nullish(),
         labels: stringMap().nullish(),
@@ -39202,7 +39189,6 @@ const DeploymentSchema = lazy(() => response().Deployment.extend({
     active_revision_id: schema_family_uuid().nullable(),
     image_version: schemas_string().nullish(),
 }));
-/** A page and the offset of the next one. */
 const page = (item) => looseObject({ resources: array(item), offset: schema_family_int() });
 const DeploymentListSchema = lazy(() => page(DeploymentSchema));
 /** A status check of several ids: its records are checked one by one (listing.ts). */
@@ -39275,14 +39261,13 @@ function serviceMessageOf(raw, redact = (text) => text) {
     const text = redact(raw);
     if (text.trim() === '')
         return undefined;
-    let json;
+    let parsed;
     try {
-        json = JSON.parse(text);
+        parsed = ErrorBodySchema.safeParse(JSON.parse(text));
     }
     catch {
         return excerpt(text);
     }
-    const parsed = ErrorBodySchema.safeParse(json);
     if (!parsed.success)
         return excerpt(text);
     const { detail, message, error } = parsed.data;
@@ -39296,10 +39281,9 @@ function serviceMessageOf(raw, redact = (text) => text) {
             lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
         return lines.join('\n');
     }
-    for (const candidate of [detail, message, error]) {
+    for (const candidate of [detail, message, error])
         if (typeof candidate === 'string' && candidate !== '')
             return excerpt(redact(candidate));
-    }
     return excerpt(text);
 }
 /** A body that is not JSON, described without echoing it (only a page's title is shown). */
@@ -39321,7 +39305,7 @@ function describeAnswer(body, contentType, error) {
     else
         parts.push('malformed JSON');
     const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
-    if (title !== undefined && title.trim() !== '')
+    if (title?.trim())
         parts.push(`page titled '${excerpt(untrusted(title))}'`);
     return parts.join(', ');
 }
@@ -39358,9 +39342,8 @@ function defaultRemedies(words) {
 /** What the user can do about a status that trying again will not fix. */
 function remedyFor(context) {
     const { status, location, words } = context;
-    if (status >= 300 && status < 400) {
+    if (status >= 300 && status < 400)
         return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
-    }
     const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
     // The web framework's own 404 means no route at all: the base address is wrong.
     if (status === 404 && context.serviceMessage === 'Not Found') {
@@ -39484,32 +39467,20 @@ const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 function formatIssuePath(path) {
     let out = '';
     for (const segment of path) {
-        if (typeof segment === 'number') {
+        if (typeof segment === 'number')
             out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment))
             out += out === '' ? segment : `.${segment}`;
-        }
-        else {
+        else
             out += `[${JSON.stringify(String(segment))}]`;
-        }
     }
     return out === '' ? '(root)' : out;
 }
 /** `resource_spec.min_scal: unknown key` (one line per key), `resources[0].id: Invalid input: …`. */
 function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
+    return error.issues.flatMap((issue) => issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => `${formatIssuePath([...issue.path, key])}: unknown key`)
+        : [`${formatIssuePath(issue.path)}: ${issue.message}`]);
 }
 /** Its first five problems shown and the rest counted. */
 function schemaMismatch(error) {
@@ -39724,15 +39695,13 @@ function publishableAddress(text) {
         return { ok: false, why: 'it is not an address', removed: [] };
     const url = new URL(text);
     const removed = credentialsOf(url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
         return { ok: false, why: 'it is not an http(s) address', removed };
-    }
     // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
     // spaces and encodes control characters: an address with any is published as it reads it.
     const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text)
         return { ok: true, address: text, removed, hadCredentials };
-    }
     url.username = '';
     url.password = '';
     return { ok: true, address: url.href, removed, hadCredentials };
@@ -39797,6 +39766,14 @@ function withoutTrailingSlashes(address) {
 /** `${n} ${plural(n, 'difference')}`, `plural(n, 'it', 'them')`. */
 function plural(count, one, many = `${one}s`) {
     return count === 1 ? one : many;
+}
+const AGENT_PLACEHOLDER = '{agent}';
+/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
+function fillPlaceholder(template, placeholder, value) {
+    return template.split(placeholder).join(value);
+}
+function placeholderCount(text, placeholder) {
+    return text.split(placeholder).length - 1;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
@@ -40046,19 +40023,8 @@ function parseHeaders(raw) {
     return Object.fromEntries(headers);
 }
 
-;// CONCATENATED MODULE: ./src/common/placeholders.ts
-const AGENT_PLACEHOLDER = '{agent}';
-/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
-function fillPlaceholder(template, placeholder, value) {
-    return template.split(placeholder).join(value);
-}
-function placeholderCount(text, placeholder) {
-    return text.split(placeholder).length - 1;
-}
-
 ;// CONCATENATED MODULE: ./src/service/health-address.ts
 /** The health check's address (docs/how-it-works.md, "Live means answering"), filled for one deployment. */
-
 
 const URL_PLACEHOLDER = '{url}';
 function needsUrl(check) {
@@ -41060,10 +41026,9 @@ class Redactor {
         const lines = value.split(/\r?\n/).map((line) => line.trim());
         const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
         const fresh = forms.filter((form) => !this.#needles.has(form));
-        for (const form of forms) {
+        for (const form of forms)
             for (const variant of [form, ...jsonForms(form), ...urlForms(form)])
                 this.#addNeedle(variant);
-        }
         this.#sorted = undefined;
         return fresh;
     }
@@ -41339,11 +41304,10 @@ function answersByIds(records, ids, vetting, pathOf) {
         }
         listed.set(id, text);
         const parsed = DeploymentSchema.safeParse(record);
-        if (parsed.success) {
+        if (parsed.success)
             answers.set(id, vetting.vet(parsed.data));
-            return;
-        }
-        answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
+        else
+            answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
     });
     return answers;
 }
@@ -41418,10 +41382,9 @@ class Service {
         await this.#walk({ name_contains: name }, {
             size: () => PAGE_LIMIT,
             onPage: (fresh) => {
-                for (const deployment of fresh) {
+                for (const deployment of fresh)
                     if (deployment.name === name)
                         found.push(this.#vetting.vet(deployment));
-                }
                 return true;
             },
             tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
@@ -41467,11 +41430,8 @@ class Service {
         });
         if (!probe || stopped || left() > 0)
             return { count: taken.size, more: false };
-        const next = await this.#page({ ...filters, limit: 1, offset });
-        return {
-            count: taken.size,
-            more: next.resources.some((deployment) => !taken.has(deployment.id)),
-        };
+        const { resources } = await this.#page({ ...filters, limit: 1, offset });
+        return { count: taken.size, more: resources.some(({ id }) => !taken.has(id)) };
     }
     /**
      * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
@@ -41726,6 +41686,66 @@ async function withEvents(io, flow) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/shared-work.ts
+/** At most so many pieces of work at once (the agents' find-or-create), in the order asked. */
+class Slots {
+    #size;
+    #busy = 0;
+    #waiting = [];
+    constructor(size) {
+        if (!Number.isInteger(size) || size < 1)
+            throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
+        this.#size = size;
+    }
+    get busy() {
+        return this.#busy;
+    }
+    async take() {
+        if (this.#busy < this.#size)
+            this.#busy += 1;
+        else
+            await new Promise((resolve) => this.#waiting.push(resolve));
+        let released = false;
+        return () => {
+            if (released)
+                return;
+            released = true;
+            const next = this.#waiting.shift();
+            // A freed slot goes straight to the next in line, or back to the pool.
+            if (next === undefined)
+                this.#busy -= 1;
+            else
+                next();
+        };
+    }
+}
+/** Runs `work` in a slot (without `share`, at once), freed at its end or when `work` frees it. */
+async function inSlot(share, work) {
+    const release = (await share?.take()) ?? (() => undefined);
+    try {
+        return await work(release);
+    }
+    finally {
+        release();
+    }
+}
+/**
+ * An integration's listing read once for every agent of a run (a failure is every asker's),
+ * each caller getting its own copy. Ids are uuids: one in capitals is the same integration.
+ */
+function sharedListings(service) {
+    const listings = new Map();
+    return async (integrationId) => {
+        const key = integrationId.toLowerCase();
+        let listing = listings.get(key);
+        if (listing === undefined) {
+            listing = service.listRepositories(integrationId);
+            listings.set(key, listing);
+        }
+        return [...(await listing)];
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
 function flatSummary(summary) {
     return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
@@ -41968,12 +41988,8 @@ const isAbsent = (value) => value === undefined || value === null;
 function same(a, b) {
     if (isAbsent(a) || isAbsent(b))
         return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
+    if (Array.isArray(a) && Array.isArray(b))
+        return a.length === b.length && a.every((item, index) => same(item, b[index]));
     if (isObject(a) && isObject(b)) {
         const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
         return [...keys].every((key) => same(a[key], b[key]));
@@ -42241,16 +42257,13 @@ function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
     return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
 }
 function blockedRemedy(goal) {
-    const blocked = blockedIn(goal.drift);
-    const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
-    const others = blocked.some((entry) => entry.kind !== 'unbuilt');
+    const kinds = blockedIn(goal.drift).map((entry) => entry.kind);
     const remedies = [
-        ...(unbuilt
-            ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
-            : []),
-        ...(others ? ['change the deployment in the service'] : []),
+        kinds.includes('unbuilt') &&
+            'turn build_on_push on for the deployment in the service (or set commit: none)',
+        kinds.includes('field') && 'change the deployment in the service',
         'deploy under a new name',
-    ];
+    ].filter((remedy) => remedy !== false);
     return `To fix it: ${remedies.join(', or ')}.`;
 }
 function showCommit(value) {
@@ -42429,9 +42442,8 @@ function isForbiddenIp(ip) {
     if ((first & 0xffc0) === 0xfe80)
         return true;
     // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
-    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
+    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff)
         return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
-    }
     return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
 }
 function isForbiddenHost(hostname) {
@@ -42612,9 +42624,8 @@ async function askAddress(address, options = {}) {
         bound.end();
         route.dispatcher.destroy().catch(() => undefined);
     }
-    if (!('body' in result)) {
+    if (!('body' in result))
         return failed(result.error === undefined ? result : { ...result, error: hide(result.error) });
-    }
     const { status, body } = result;
     // Redacted once for all who judge the answer.
     const redact = options.redact ?? ((text) => text);
@@ -42627,6 +42638,8 @@ function dispatcherFor(options) {
         lookup: guardedLookup(options.lookup),
         ...(options.ca === undefined ? {} : { ca: options.ca }),
     };
+    // No `requestTls` without a CA: undici's proxy agent then takes the target's own servername,
+    // while any `requestTls` object (even `{}`) makes it read the servername from there (none).
     const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
     const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
     if (viaProxy !== undefined)
@@ -42650,23 +42663,19 @@ async function exchange(start, options, route, signal, hidden) {
         });
         const status = answer.statusCode;
         const location = answer.headers.location;
-        if (!REDIRECTS.has(status) || typeof location !== 'string') {
-            const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-            return { status, body };
-        }
+        if (!REDIRECTS.has(status) || typeof location !== 'string')
+            return { status, body: (await boundedBody(answer.body, MAX_BODY_BYTES)).body };
         // A redirect's body is not read; dropping it drops its connection, no error to report.
         answer.body.on('error', () => undefined).destroy();
-        if (!URL.canParse(location, url.href)) {
+        if (!URL.canParse(location, url.href))
             return { ok: false, status, error: `${status} redirect to an address that is not one` };
-        }
         const next = new URL(location, url);
         if (next.origin !== url.origin) {
             const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
             return { ok: false, status, error };
         }
-        if (redirects >= MAX_REDIRECTS) {
+        if (redirects >= MAX_REDIRECTS)
             return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
-        }
         url = next;
         for (const value of queryValues(url.href))
             hidden.add(value);
@@ -42704,10 +42713,9 @@ function failed(result) {
 }
 /** A forbidden resolved address refused the connection before it was made. */
 function forbiddenCause(error) {
-    for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    for (let cause = error; cause instanceof Error; cause = cause.cause)
         if (cause.code === FORBIDDEN_ADDRESS)
             return cause.message;
-    }
     return undefined;
 }
 
@@ -42810,11 +42818,7 @@ function startSchedule(options, now) {
 function refusalOf(failure) {
     if (!(failure instanceof ServiceError))
         return { throttled: false };
-    const { retryAfterMs } = failure.details;
-    return {
-        throttled: failure.status === 429,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
+    return { throttled: failure.status === 429, retryAfterMs: failure.details.retryAfterMs };
 }
 function nextMove(schedule, deadline, now) {
     const remaining = deadline - now;
@@ -43323,13 +43327,15 @@ function answerKey(seen) {
     return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
 }
 function seenOf(address, result) {
+    const { ok, status, refused } = result;
+    const error = ok ? undefined : result.error;
     return {
         address: shownAddress(address),
-        ok: result.ok,
-        ...(result.status === undefined ? {} : { status: result.status }),
-        ...(result.ok || result.error === undefined ? {} : { error: result.error }),
-        ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
-        ...(result.refused === undefined ? {} : { refused: result.refused }),
+        ok,
+        status,
+        error,
+        excerpt: result.bodyExcerpt,
+        refused,
     };
 }
 class HealthProbe {
@@ -43413,15 +43419,15 @@ class HealthProbe {
             url: seen.address ?? null,
             httpStatus: seen.status ?? null,
             ok: seen.ok,
-            ...(seen.error === undefined ? {} : { error: seen.error }),
+            error: seen.error,
         });
         this.#said = { key, since: now, at: now };
     }
 }
-/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run checks nothing). */
+/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run or a wait: none). */
 function healthNotMade(asked, liveness) {
     const made = liveness === undefined || liveness.live || liveness.health !== undefined;
-    if (asked.health === undefined || asked.dryRun === true || made)
+    if (asked.health === undefined || asked.dryRun === true || asked.waitForReady === true || made)
         return undefined;
     return 'the deployment is not live yet';
 }
@@ -43440,23 +43446,14 @@ function healthNotMade(asked, liveness) {
 function withHealth(goal, asked, dependencies, proxy) {
     if (asked.health === undefined)
         return goal;
-    const { clock, logger, events, signal } = dependencies;
+    const { clock, logger, events, signal, redact } = dependencies;
     const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
     const wait = dependencies.wait ?? DEFAULT_WAIT;
-    const { redact } = dependencies;
-    const addresses = dependencies.addressCheck ??
-        new AddressChecks({ clock, wait, ...(redact && { redact }) }).answer;
-    const probe = new HealthProbe(asked.health, {
-        clock,
-        logger,
-        proxy,
-        heartbeatMs: wait.heartbeatMs,
-        addresses,
-        headersWords: dependencies.service.words.healthCheckHeaders,
-        ...(events && { events }),
-        ...(signal && { signal }),
-    }, budgetMs);
-    return { ...goal, health: probe };
+    const addresses = dependencies.addressCheck ?? new AddressChecks({ clock, wait, redact }).answer;
+    const headersWords = dependencies.service.words.healthCheckHeaders;
+    const heartbeatMs = wait.heartbeatMs;
+    const probe = { clock, logger, proxy, heartbeatMs, addresses, headersWords, events, signal };
+    return { ...goal, health: new HealthProbe(asked.health, probe, budgetMs) };
 }
 /**
  * Without a wait: a health check not answering as asked is a warning, one not made (not live
@@ -43589,8 +43586,7 @@ class RunRecord extends RunEnding {
         const active = deployment?.active_revision_id ?? null;
         if (deployment === undefined || active === null || active === deployment.latest_revision_id)
             return undefined;
-        const commit = this.#liveCommits.get(active);
-        return commit === undefined ? { revision: active } : { revision: active, commit };
+        return { revision: active, commit: this.#liveCommits.get(active) };
     }
     seen(deployment, liveness) {
         const active = deployment?.active_revision_id ?? null;
@@ -43604,7 +43600,10 @@ class RunRecord extends RunEnding {
             this.#deployment = deployment;
             this.#liveness = liveness;
         }
-        this.#setOutputs(outputsOf(this.#result, this.#deployment, { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health }, this.spec.dashboardUrl), this.summary(undefined));
+        const live = this.#liveness?.live === true;
+        const assessment = { live, drift: this.#drift, health: this.#liveness?.health };
+        const outputs = outputsOf(this.#result, this.#deployment, assessment, this.spec.dashboardUrl);
+        this.#setOutputs(outputs, this.summary(undefined));
     }
     report(stage, waitingFor) {
         const { spec } = this;
@@ -43629,7 +43628,6 @@ class RunRecord extends RunEnding {
             dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, deployment),
         };
     }
-    /** How the run ended, for the last report. */
     get stage() {
         if (this.cancelled)
             return 'cancelled';
@@ -43665,7 +43663,7 @@ class RunRecord extends RunEnding {
             request: this.#request,
             deployment: this.#deployment,
             liveness: this.#liveness,
-            healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
+            healthNotMade: healthNotMade(this.spec, this.#liveness),
             target: this.#goal?.target?.sha,
             drift: this.#goal?.drift.map(shownDrift),
             failure: this.failure,
@@ -43708,10 +43706,9 @@ class ServiceClient {
     }
     url(path, query = {}) {
         const url = new URL(`${this.#options.baseUrl}${path}`);
-        for (const [key, value] of Object.entries(query)) {
+        for (const [key, value] of Object.entries(query))
             if (value !== undefined)
                 url.searchParams.set(key, String(value));
-        }
         return url.toString();
     }
     async request(spec) {
@@ -43774,9 +43771,8 @@ class ServiceClient {
             bound.end();
         }
         this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
-        if (!answer.oversized && (answer.status < 200 || answer.status > 299)) {
+        if (!answer.oversized && (answer.status < 200 || answer.status > 299))
             return this.#failure(spec, answer, idempotent);
-        }
         const parsed = this.#parse(spec, answer);
         if (typeof parsed !== 'string')
             return parsed;
@@ -43818,19 +43814,18 @@ class ServiceClient {
         const { status } = answer;
         const retryable = isRetryableStatus(status);
         const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
-        const requestId = requestIdOf(answer.header);
         return new ServiceError({
             method,
             path,
             status,
             problem: `${status} ${external_node_http_.STATUS_CODES[status] ?? 'error'}`,
             serviceMessage,
-            requestId,
+            requestId: requestIdOf(answer.header),
             remedy: retryable
                 ? undefined
                 : remedyFor({
                     status,
-                    path: spec.path,
+                    path,
                     baseUrl: this.#options.baseUrl,
                     location: answer.header('location'),
                     serviceMessage,
@@ -43920,6 +43915,7 @@ function maskAndWarn(spec, io, logger) {
 
 ;// CONCATENATED MODULE: ./src/run/flows/pipeline.ts
 /** The run as a pipeline: spec → deploy → wait → report, each step feeding one `RunRecord`. */
+
 
 
 
@@ -44032,10 +44028,8 @@ async function pipeline(spec, io, share) {
     const events = new RunEvents(io.views, io.redact);
     const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
     // Freed before the wait (a waiting agent holds none), and at the end.
-    const release = share === undefined ? () => undefined : await share.take();
     const dependencies = share?.dependencies;
-    await record.settle(() => steps(spec, io, events, record, { release, dependencies }), io.redact);
-    release();
+    await inSlot(share, (release) => record.settle(() => steps(spec, io, events, record, { release, dependencies }), io.redact));
     // A deployment this run created exists whatever failed after its create was answered (the
     // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
     tellDeployed(record, events);
@@ -44043,56 +44037,6 @@ async function pipeline(spec, io, share) {
         events.emit({ kind: 'finished', report: record.report(record.stage) });
     await events.settled();
     return record.outcome(flatSummary(record.summary(io.run.commit)));
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/shared-work.ts
-/** At most so many pieces of work at once (the agents' find-or-create), in the order asked. */
-class Slots {
-    #size;
-    #busy = 0;
-    #waiting = [];
-    constructor(size) {
-        if (!Number.isInteger(size) || size < 1)
-            throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
-        this.#size = size;
-    }
-    get busy() {
-        return this.#busy;
-    }
-    async take() {
-        if (this.#busy < this.#size)
-            this.#busy += 1;
-        else
-            await new Promise((resolve) => this.#waiting.push(resolve));
-        let released = false;
-        return () => {
-            if (released)
-                return;
-            released = true;
-            const next = this.#waiting.shift();
-            // A freed slot goes straight to the next in line, or back to the pool.
-            if (next === undefined)
-                this.#busy -= 1;
-            else
-                next();
-        };
-    }
-}
-/**
- * An integration's listing read once for every agent of a run (a failure is every asker's),
- * each caller getting its own copy. Ids are uuids: one in capitals is the same integration.
- */
-function sharedListings(service) {
-    const listings = new Map();
-    return async (integrationId) => {
-        const key = integrationId.toLowerCase();
-        let listing = listings.get(key);
-        if (listing === undefined) {
-            listing = service.listRepositories(integrationId);
-            listings.set(key, listing);
-        }
-        return [...(await listing)];
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/each-agent.ts
@@ -44111,12 +44055,11 @@ function failureOfAgents(agents, outcomes) {
         // A reason's further lines (its remedy) stay under its agent's item.
         return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
     });
-    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
+    const stacks = outcomes.flatMap((outcome) => outcome.stack ?? []);
+    const failure = `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}`;
     return {
-        ...(failed.length === 0
-            ? {}
-            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
-        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+        failure: failed.length === 0 ? undefined : failure,
+        stack: stacks.length === 0 ? undefined : stacks.join('\n'),
     };
 }
 /**
@@ -44220,8 +44163,7 @@ async function runEach(asked, io, runOne, specOf) {
                     const { summary: own, failure } = outcomes[at] ?? {};
                     if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
                         return { key, summary: own.deployments[0].summary };
-                    const summary = { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) };
-                    return { key, summary };
+                    return { key, summary: { spec: specOf(agent), failure } };
                 }),
             }),
         };
@@ -44250,7 +44192,7 @@ async function runDeploy(asked, io) {
 
 
 
-/** What `status` knows at any point. */
+
 class StatusRecord extends RunEnding {
     /** The deployment as first found: reused, and asked nothing. */
     #found;
@@ -44271,8 +44213,9 @@ class StatusRecord extends RunEnding {
         const found = (this.#found ??= { deployment, created: false });
         this.#deployment = deployment;
         this.#liveness = liveness;
-        const { dashboardUrl } = this.#request;
-        this.#setOutputs(outputsOf(found, deployment, { live: liveness.live, drift: [], health: liveness.health }, dashboardUrl), this.summary(undefined));
+        const assessment = { live: liveness.live, drift: [], health: liveness.health };
+        const outputs = outputsOf(found, deployment, assessment, this.#request.dashboardUrl);
+        this.#setOutputs(outputs, this.summary(undefined));
     }
     /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
     summary(commit) {
@@ -44285,9 +44228,7 @@ class StatusRecord extends RunEnding {
             result: this.#found,
             deployment,
             liveness: this.#liveness,
-            healthNotMade: this.#request.waitForReady
-                ? undefined
-                : healthNotMade(this.#request, this.#liveness),
+            healthNotMade: healthNotMade(this.#request, this.#liveness),
             drift: [],
             failure: this.failure,
             commit,
@@ -44301,14 +44242,7 @@ async function lookUp(request, io, events, record, share) {
     maskValues(request, io);
     const dependencies = { ...dependenciesOf(request, io, events), ...share?.dependencies };
     // Among several agents, a few look up at once; a waiting agent holds no slot.
-    const release = (await share?.take()) ?? (() => undefined);
-    let found;
-    try {
-        found = await findDeployment(name, dependencies);
-    }
-    finally {
-        release();
-    }
+    const found = await inSlot(share, () => findDeployment(name, dependencies));
     if (found === undefined) {
         throw new ActionError(`No deployment is named '${name}' (names match exactly, case included).`);
     }
@@ -44457,7 +44391,8 @@ async function verdictOf(spec, dependencies) {
     if (found === undefined) {
         return { action: 'create', request: redactDeployment(result.request), changes: [] };
     }
-    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
+    const { logger, service } = dependencies;
+    const goal = await assess(dryRun, result, logger, undefined, service.words);
     const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
     const wouldFail = [
         ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
@@ -44481,6 +44416,7 @@ async function verdictOf(spec, dependencies) {
  * be made is no verdict: the step fails, and the adapter is told so that its comment stops
  * speaking for an earlier commit.
  */
+
 
 
 
@@ -44515,21 +44451,13 @@ function logVerdict(name, verdict, logger, words) {
 /** Never throws: how it ended is in the outcome. */
 async function runPlan(asked, io) {
     let plans = [];
-    return runAgents(asked, io, async (agent, agentIo, share) => {
-        const release = (await share?.take()) ?? (() => undefined);
-        try {
-            return await withEvents(agentIo, (events) => planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}));
-        }
-        finally {
-            release();
-        }
-    }, (events) => ({
+    return runAgents(asked, io, (agent, agentIo, share) => inSlot(share, () => withEvents(agentIo, (events) => planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}))), (events) => ({
         allEnded: (outcomes) => {
             plans = asked.agents.map((agent, index) => {
                 const { summary, failure } = outcomes[index] ?? {};
                 const [own] = summary?.kind === 'plan' ? summary.agents : [];
                 const { key, spec } = agent;
-                return { ...own, key, name: spec.name, ...(failure === undefined ? {} : { failure }) };
+                return { ...own, key, name: spec.name, failure };
             });
             events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
         },
@@ -44548,11 +44476,7 @@ async function planned(spec, onChange, io, events, shared) {
         events.emit({ kind: 'phase_over', ...phase });
         events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
         logVerdict(spec.name, verdict, logger, dependencies.service.words);
-        const report = {
-            name: spec.name,
-            verdict,
-            ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
-        };
+        const report = { name: spec.name, verdict, dashboardUrl: spec.dashboardUrl };
         events.emit({ kind: 'planned', report });
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
@@ -44836,11 +44760,10 @@ function typeRow(result, shown, code) {
     return [['Deployment type', code(reused ? live : (live ?? asked))]];
 }
 function driftTable(drift, code) {
-    if (drift.length === 0)
-        return [];
-    return [
-        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`),
-    ];
+    const head = `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`;
+    return drift.length === 0
+        ? []
+        : [differencesTable(drift, code, 'Step wants', 'Deployment has', head)];
 }
 /** Lines kept but no blank one (`htmlLines`), so the block cannot end before its closing tag. */
 function failureBlock(failure, redact) {

@@ -46167,6 +46167,17 @@ function percentEscape(character) {
 function unicodeEscape(character) {
     return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
+/**
+ * Every JSON the command writes: `JSON.stringify`'s, with what a line reader ends a line at
+ * (NEL, U+2028, U+2029) or a terminal obeys (C1, bidi controls) escaped. Still exact JSON:
+ * outside strings JSON holds only ASCII, and inside one an escape means the same.
+ */
+function lineSafeJson(value, indent) {
+    const text = JSON.stringify(value, null, indent);
+    if (text === undefined)
+        throw new TypeError('lineSafeJson: the value has no JSON text');
+    return text.replace(RAW_IN_JSON_TEXT, unicodeEscape);
+}
 
 ;// CONCATENATED MODULE: ./src/common/redact.ts
 /**
@@ -46226,10 +46237,9 @@ class Redactor {
         const lines = value.split(/\r?\n/).map((line) => line.trim());
         const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
         const fresh = forms.filter((form) => !this.#needles.has(form));
-        for (const form of forms) {
+        for (const form of forms)
             for (const variant of [form, ...jsonForms(form), ...urlForms(form)])
                 this.#addNeedle(variant);
-        }
         this.#sorted = undefined;
         return fresh;
     }
@@ -46303,7 +46313,6 @@ class CancelledError extends ActionError {
         super(message);
     }
 }
-/** Turns any thrown value into one readable sentence. */
 function describeError(error) {
     if (error instanceof ActionError)
         return error.message;
@@ -55982,6 +55991,15 @@ const schema_family_uuid = () => schemas_guid({ error: (issue) => (issue.code ==
 const schema_family_int = () => schemas_number().int();
 /** ISO 8601, with an offset (`Z`, `+02:00`) or without, any number of fractional digits. */
 const dateTime = () => iso_datetime({ offset: true, local: true });
+/** A part's `cpu`, `cpu_limit`, `memory_mb` and `memory_limit_mb`, in that order. */
+function sizing(part) {
+    return {
+        [`${part}cpu`]: schemas_number().nullish(),
+        [`${part}cpu_limit`]: schemas_number().nullish(),
+        [`${part}memory_mb`]: schema_family_int().nullish(),
+        [`${part}memory_limit_mb`]: schema_family_int().nullish(),
+    };
+}
 /** Source kinds (docs/how-it-works.md, "The service's interface"). */
 const SOURCES = [
     'codehost',
@@ -56045,34 +56063,16 @@ function buildFamily(object) {
     const ResourceSpec = object({
         min_scale: schema_family_int().nullish(),
         max_scale: schema_family_int().nullish(),
-        cpu: schemas_number().nullish(),
-        cpu_limit: schemas_number().nullish(),
-        memory_mb: schema_family_int().nullish(),
-        memory_limit_mb: schema_family_int().nullish(),
+        ...sizing(''),
         queue_min_scale: schema_family_int().nullish(),
         queue_max_scale: schema_family_int().nullish(),
-        queue_cpu: schemas_number().nullish(),
-        queue_cpu_limit: schemas_number().nullish(),
-        queue_memory_mb: schema_family_int().nullish(),
-        queue_memory_limit_mb: schema_family_int().nullish(),
-        orchestrator_cpu: schemas_number().nullish(),
-        orchestrator_cpu_limit: schemas_number().nullish(),
-        orchestrator_memory_mb: schema_family_int().nullish(),
-        orchestrator_memory_limit_mb: schema_family_int().nullish(),
+        ...sizing('queue_'),
+        ...sizing('orchestrator_'),
         orchestrator_min_scale: schema_family_int().nullish(),
         orchestrator_max_scale: schema_family_int().nullish(),
-        executor_cpu: schemas_number().nullish(),
-        executor_cpu_limit: schemas_number().nullish(),
-        executor_memory_mb: schema_family_int().nullish(),
-        executor_memory_limit_mb: schema_family_int().nullish(),
-        redis_cpu: schemas_number().nullish(),
-        redis_cpu_limit: schemas_number().nullish(),
-        redis_memory_mb: schema_family_int().nullish(),
-        redis_memory_limit_mb: schema_family_int().nullish(),
-        db_cpu: schemas_number().nullish(),
-        db_cpu_limit: schemas_number().nullish(),
-        db_memory_mb: schema_family_int().nullish(),
-        db_memory_limit_mb: schema_family_int().nullish(),
+        ...sizing('executor_'),
+        ...sizing('redis_'),
+        ...sizing('db_'),
         db_storage_gi: schema_family_int().nullish(),
         db_max_connections: schema_family_int().nullish(),
         labels: stringMap().nullish(),
@@ -56209,7 +56209,6 @@ const DeploymentSchema = lazy(() => response().Deployment.extend({
     active_revision_id: schema_family_uuid().nullable(),
     image_version: schemas_string().nullish(),
 }));
-/** A page and the offset of the next one. */
 const page = (item) => looseObject({ resources: array(item), offset: schema_family_int() });
 const DeploymentListSchema = lazy(() => page(DeploymentSchema));
 /** A status check of several ids: its records are checked one by one (listing.ts). */
@@ -56242,15 +56241,13 @@ function publishableAddress(text) {
         return { ok: false, why: 'it is not an address', removed: [] };
     const url = new URL(text);
     const removed = credentialsOf(url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
         return { ok: false, why: 'it is not an http(s) address', removed };
-    }
     // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
     // spaces and encodes control characters: an address with any is published as it reads it.
     const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text)
         return { ok: true, address: text, removed, hadCredentials };
-    }
     url.username = '';
     url.password = '';
     return { ok: true, address: url.href, removed, hadCredentials };
@@ -56315,6 +56312,14 @@ function withoutTrailingSlashes(address) {
 /** `${n} ${plural(n, 'difference')}`, `plural(n, 'it', 'them')`. */
 function plural(count, one, many = `${one}s`) {
     return count === 1 ? one : many;
+}
+const AGENT_PLACEHOLDER = '{agent}';
+/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
+function fillPlaceholder(template, placeholder, value) {
+    return template.split(placeholder).join(value);
+}
+function placeholderCount(text, placeholder) {
+    return text.split(placeholder).length - 1;
 }
 
 ;// CONCATENATED MODULE: ./src/service/vet.ts
@@ -56422,32 +56427,20 @@ const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 function formatIssuePath(path) {
     let out = '';
     for (const segment of path) {
-        if (typeof segment === 'number') {
+        if (typeof segment === 'number')
             out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment))
             out += out === '' ? segment : `.${segment}`;
-        }
-        else {
+        else
             out += `[${JSON.stringify(String(segment))}]`;
-        }
     }
     return out === '' ? '(root)' : out;
 }
 /** `resource_spec.min_scal: unknown key` (one line per key), `resources[0].id: Invalid input: …`. */
 function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
+    return error.issues.flatMap((issue) => issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => `${formatIssuePath([...issue.path, key])}: unknown key`)
+        : [`${formatIssuePath(issue.path)}: ${issue.message}`]);
 }
 /** Its first five problems shown and the rest counted. */
 function schemaMismatch(error) {
@@ -56534,11 +56527,10 @@ function answersByIds(records, ids, vetting, pathOf) {
         }
         listed.set(id, text);
         const parsed = DeploymentSchema.safeParse(record);
-        if (parsed.success) {
+        if (parsed.success)
             answers.set(id, vetting.vet(parsed.data));
-            return;
-        }
-        answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
+        else
+            answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
     });
     return answers;
 }
@@ -56613,10 +56605,9 @@ class Service {
         await this.#walk({ name_contains: name }, {
             size: () => PAGE_LIMIT,
             onPage: (fresh) => {
-                for (const deployment of fresh) {
+                for (const deployment of fresh)
                     if (deployment.name === name)
                         found.push(this.#vetting.vet(deployment));
-                }
                 return true;
             },
             tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
@@ -56662,11 +56653,8 @@ class Service {
         });
         if (!probe || stopped || left() > 0)
             return { count: taken.size, more: false };
-        const next = await this.#page({ ...filters, limit: 1, offset });
-        return {
-            count: taken.size,
-            more: next.resources.some((deployment) => !taken.has(deployment.id)),
-        };
+        const { resources } = await this.#page({ ...filters, limit: 1, offset });
+        return { count: taken.size, more: resources.some(({ id }) => !taken.has(id)) };
     }
     /**
      * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
@@ -57240,14 +57228,13 @@ function serviceMessageOf(raw, redact = (text) => text) {
     const text = redact(raw);
     if (text.trim() === '')
         return undefined;
-    let json;
+    let parsed;
     try {
-        json = JSON.parse(text);
+        parsed = ErrorBodySchema.safeParse(JSON.parse(text));
     }
     catch {
         return excerpt(text);
     }
-    const parsed = ErrorBodySchema.safeParse(json);
     if (!parsed.success)
         return excerpt(text);
     const { detail, message, error } = parsed.data;
@@ -57261,10 +57248,9 @@ function serviceMessageOf(raw, redact = (text) => text) {
             lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
         return lines.join('\n');
     }
-    for (const candidate of [detail, message, error]) {
+    for (const candidate of [detail, message, error])
         if (typeof candidate === 'string' && candidate !== '')
             return excerpt(redact(candidate));
-    }
     return excerpt(text);
 }
 /** A body that is not JSON, described without echoing it (only a page's title is shown). */
@@ -57286,7 +57272,7 @@ function describeAnswer(body, contentType, error) {
     else
         parts.push('malformed JSON');
     const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
-    if (title !== undefined && title.trim() !== '')
+    if (title?.trim())
         parts.push(`page titled '${excerpt(untrusted(title))}'`);
     return parts.join(', ');
 }
@@ -57323,9 +57309,8 @@ function defaultRemedies(words) {
 /** What the user can do about a status that trying again will not fix. */
 function remedyFor(context) {
     const { status, location, words } = context;
-    if (status >= 300 && status < 400) {
+    if (status >= 300 && status < 400)
         return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
-    }
     const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
     // The web framework's own 404 means no route at all: the base address is wrong.
     if (status === 404 && context.serviceMessage === 'Not Found') {
@@ -57479,9 +57464,8 @@ function isForbiddenIp(ip) {
     if ((first & 0xffc0) === 0xfe80)
         return true;
     // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
-    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
+    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff)
         return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
-    }
     return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
 }
 function isForbiddenHost(hostname) {
@@ -57523,19 +57507,8 @@ function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/common/placeholders.ts
-const AGENT_PLACEHOLDER = '{agent}';
-/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
-function fillPlaceholder(template, placeholder, value) {
-    return template.split(placeholder).join(value);
-}
-function placeholderCount(text, placeholder) {
-    return text.split(placeholder).length - 1;
-}
-
 ;// CONCATENATED MODULE: ./src/service/health-address.ts
 /** The health check's address (docs/how-it-works.md, "Live means answering"), filled for one deployment. */
-
 
 const URL_PLACEHOLDER = '{url}';
 function needsUrl(check) {
@@ -57711,9 +57684,8 @@ async function askAddress(address, options = {}) {
         bound.end();
         route.dispatcher.destroy().catch(() => undefined);
     }
-    if (!('body' in result)) {
+    if (!('body' in result))
         return failed(result.error === undefined ? result : { ...result, error: hide(result.error) });
-    }
     const { status, body } = result;
     // Redacted once for all who judge the answer.
     const redact = options.redact ?? ((text) => text);
@@ -57726,6 +57698,8 @@ function dispatcherFor(options) {
         lookup: guardedLookup(options.lookup),
         ...(options.ca === undefined ? {} : { ca: options.ca }),
     };
+    // No `requestTls` without a CA: undici's proxy agent then takes the target's own servername,
+    // while any `requestTls` object (even `{}`) makes it read the servername from there (none).
     const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
     const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
     if (viaProxy !== undefined)
@@ -57749,23 +57723,19 @@ async function exchange(start, options, route, signal, hidden) {
         });
         const status = answer.statusCode;
         const location = answer.headers.location;
-        if (!REDIRECTS.has(status) || typeof location !== 'string') {
-            const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-            return { status, body };
-        }
+        if (!REDIRECTS.has(status) || typeof location !== 'string')
+            return { status, body: (await boundedBody(answer.body, MAX_BODY_BYTES)).body };
         // A redirect's body is not read; dropping it drops its connection, no error to report.
         answer.body.on('error', () => undefined).destroy();
-        if (!URL.canParse(location, url.href)) {
+        if (!URL.canParse(location, url.href))
             return { ok: false, status, error: `${status} redirect to an address that is not one` };
-        }
         const next = new URL(location, url);
         if (next.origin !== url.origin) {
             const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
             return { ok: false, status, error };
         }
-        if (redirects >= MAX_REDIRECTS) {
+        if (redirects >= MAX_REDIRECTS)
             return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
-        }
         url = next;
         for (const value of queryValues(url.href))
             hidden.add(value);
@@ -57803,10 +57773,9 @@ function failed(result) {
 }
 /** A forbidden resolved address refused the connection before it was made. */
 function forbiddenCause(error) {
-    for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    for (let cause = error; cause instanceof Error; cause = cause.cause)
         if (cause.code === FORBIDDEN_ADDRESS)
             return cause.message;
-    }
     return undefined;
 }
 
@@ -57846,13 +57815,15 @@ function answerKey(seen) {
     return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
 }
 function seenOf(address, result) {
+    const { ok, status, refused } = result;
+    const error = ok ? undefined : result.error;
     return {
         address: shownAddress(address),
-        ok: result.ok,
-        ...(result.status === undefined ? {} : { status: result.status }),
-        ...(result.ok || result.error === undefined ? {} : { error: result.error }),
-        ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
-        ...(result.refused === undefined ? {} : { refused: result.refused }),
+        ok,
+        status,
+        error,
+        excerpt: result.bodyExcerpt,
+        refused,
     };
 }
 class HealthProbe {
@@ -57936,15 +57907,15 @@ class HealthProbe {
             url: seen.address ?? null,
             httpStatus: seen.status ?? null,
             ok: seen.ok,
-            ...(seen.error === undefined ? {} : { error: seen.error }),
+            error: seen.error,
         });
         this.#said = { key, since: now, at: now };
     }
 }
-/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run checks nothing). */
+/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run or a wait: none). */
 function healthNotMade(asked, liveness) {
     const made = liveness === undefined || liveness.live || liveness.health !== undefined;
-    if (asked.health === undefined || asked.dryRun === true || made)
+    if (asked.health === undefined || asked.dryRun === true || asked.waitForReady === true || made)
         return undefined;
     return 'the deployment is not live yet';
 }
@@ -58283,7 +58254,6 @@ function withRunUrl(value, runUrl) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/deployment-record.ts
-
 
 
 
@@ -60260,12 +60230,8 @@ const isAbsent = (value) => value === undefined || value === null;
 function same(a, b) {
     if (isAbsent(a) || isAbsent(b))
         return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
+    if (Array.isArray(a) && Array.isArray(b))
+        return a.length === b.length && a.every((item, index) => same(item, b[index]));
     if (isObject(a) && isObject(b)) {
         const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
         return [...keys].every((key) => same(a[key], b[key]));
@@ -60533,16 +60499,13 @@ function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
     return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
 }
 function blockedRemedy(goal) {
-    const blocked = blockedIn(goal.drift);
-    const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
-    const others = blocked.some((entry) => entry.kind !== 'unbuilt');
+    const kinds = blockedIn(goal.drift).map((entry) => entry.kind);
     const remedies = [
-        ...(unbuilt
-            ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
-            : []),
-        ...(others ? ['change the deployment in the service'] : []),
+        kinds.includes('unbuilt') &&
+            'turn build_on_push on for the deployment in the service (or set commit: none)',
+        kinds.includes('field') && 'change the deployment in the service',
         'deploy under a new name',
-    ];
+    ].filter((remedy) => remedy !== false);
     return `To fix it: ${remedies.join(', or ')}.`;
 }
 function showCommit(value) {
@@ -60690,11 +60653,10 @@ function typeRow(result, shown, code) {
     return [['Deployment type', code(reused ? live : (live ?? asked))]];
 }
 function driftTable(drift, code) {
-    if (drift.length === 0)
-        return [];
-    return [
-        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`),
-    ];
+    const head = `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`;
+    return drift.length === 0
+        ? []
+        : [differencesTable(drift, code, 'Step wants', 'Deployment has', head)];
 }
 /** Lines kept but no blank one (`htmlLines`), so the block cannot end before its closing tag. */
 function failureBlock(failure, redact) {
@@ -62501,6 +62463,66 @@ function manifestRequest(inputs, run) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/shared-work.ts
+/** At most so many pieces of work at once (the agents' find-or-create), in the order asked. */
+class Slots {
+    #size;
+    #busy = 0;
+    #waiting = [];
+    constructor(size) {
+        if (!Number.isInteger(size) || size < 1)
+            throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
+        this.#size = size;
+    }
+    get busy() {
+        return this.#busy;
+    }
+    async take() {
+        if (this.#busy < this.#size)
+            this.#busy += 1;
+        else
+            await new Promise((resolve) => this.#waiting.push(resolve));
+        let released = false;
+        return () => {
+            if (released)
+                return;
+            released = true;
+            const next = this.#waiting.shift();
+            // A freed slot goes straight to the next in line, or back to the pool.
+            if (next === undefined)
+                this.#busy -= 1;
+            else
+                next();
+        };
+    }
+}
+/** Runs `work` in a slot (without `share`, at once), freed at its end or when `work` frees it. */
+async function inSlot(share, work) {
+    const release = (await share?.take()) ?? (() => undefined);
+    try {
+        return await work(release);
+    }
+    finally {
+        release();
+    }
+}
+/**
+ * An integration's listing read once for every agent of a run (a failure is every asker's),
+ * each caller getting its own copy. Ids are uuids: one in capitals is the same integration.
+ */
+function sharedListings(service) {
+    const listings = new Map();
+    return async (integrationId) => {
+        const key = integrationId.toLowerCase();
+        let listing = listings.get(key);
+        if (listing === undefined) {
+            listing = service.listRepositories(integrationId);
+            listings.set(key, listing);
+        }
+        return [...(await listing)];
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
 function flatSummary(summary) {
     return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
@@ -62683,11 +62705,7 @@ function startSchedule(options, now) {
 function refusalOf(failure) {
     if (!(failure instanceof ServiceError))
         return { throttled: false };
-    const { retryAfterMs } = failure.details;
-    return {
-        throttled: failure.status === 429,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
+    return { throttled: failure.status === 429, retryAfterMs: failure.details.retryAfterMs };
 }
 function nextMove(schedule, deadline, now) {
     const remaining = deadline - now;
@@ -63174,23 +63192,14 @@ class AddressChecks {
 function live_wait_withHealth(goal, asked, dependencies, proxy) {
     if (asked.health === undefined)
         return goal;
-    const { clock, logger, events, signal } = dependencies;
+    const { clock, logger, events, signal, redact } = dependencies;
     const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
     const wait = dependencies.wait ?? DEFAULT_WAIT;
-    const { redact } = dependencies;
-    const addresses = dependencies.addressCheck ??
-        new AddressChecks({ clock, wait, ...(redact && { redact }) }).answer;
-    const probe = new HealthProbe(asked.health, {
-        clock,
-        logger,
-        proxy,
-        heartbeatMs: wait.heartbeatMs,
-        addresses,
-        headersWords: dependencies.service.words.healthCheckHeaders,
-        ...(events && { events }),
-        ...(signal && { signal }),
-    }, budgetMs);
-    return { ...goal, health: probe };
+    const addresses = dependencies.addressCheck ?? new AddressChecks({ clock, wait, redact }).answer;
+    const headersWords = dependencies.service.words.healthCheckHeaders;
+    const heartbeatMs = wait.heartbeatMs;
+    const probe = { clock, logger, proxy, heartbeatMs, addresses, headersWords, events, signal };
+    return { ...goal, health: new HealthProbe(asked.health, probe, budgetMs) };
 }
 /**
  * Without a wait: a health check not answering as asked is a warning, one not made (not live
@@ -63323,8 +63332,7 @@ class RunRecord extends RunEnding {
         const active = deployment?.active_revision_id ?? null;
         if (deployment === undefined || active === null || active === deployment.latest_revision_id)
             return undefined;
-        const commit = this.#liveCommits.get(active);
-        return commit === undefined ? { revision: active } : { revision: active, commit };
+        return { revision: active, commit: this.#liveCommits.get(active) };
     }
     seen(deployment, liveness) {
         const active = deployment?.active_revision_id ?? null;
@@ -63338,7 +63346,10 @@ class RunRecord extends RunEnding {
             this.#deployment = deployment;
             this.#liveness = liveness;
         }
-        this.#setOutputs(outputsOf(this.#result, this.#deployment, { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health }, this.spec.dashboardUrl), this.summary(undefined));
+        const live = this.#liveness?.live === true;
+        const assessment = { live, drift: this.#drift, health: this.#liveness?.health };
+        const outputs = outputsOf(this.#result, this.#deployment, assessment, this.spec.dashboardUrl);
+        this.#setOutputs(outputs, this.summary(undefined));
     }
     report(stage, waitingFor) {
         const { spec } = this;
@@ -63363,7 +63374,6 @@ class RunRecord extends RunEnding {
             dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, deployment),
         };
     }
-    /** How the run ended, for the last report. */
     get stage() {
         if (this.cancelled)
             return 'cancelled';
@@ -63399,7 +63409,7 @@ class RunRecord extends RunEnding {
             request: this.#request,
             deployment: this.#deployment,
             liveness: this.#liveness,
-            healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
+            healthNotMade: healthNotMade(this.spec, this.#liveness),
             target: this.#goal?.target?.sha,
             drift: this.#goal?.drift.map(shownDrift),
             failure: this.failure,
@@ -63442,10 +63452,9 @@ class ServiceClient {
     }
     url(path, query = {}) {
         const url = new URL(`${this.#options.baseUrl}${path}`);
-        for (const [key, value] of Object.entries(query)) {
+        for (const [key, value] of Object.entries(query))
             if (value !== undefined)
                 url.searchParams.set(key, String(value));
-        }
         return url.toString();
     }
     async request(spec) {
@@ -63508,9 +63517,8 @@ class ServiceClient {
             bound.end();
         }
         this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
-        if (!answer.oversized && (answer.status < 200 || answer.status > 299)) {
+        if (!answer.oversized && (answer.status < 200 || answer.status > 299))
             return this.#failure(spec, answer, idempotent);
-        }
         const parsed = this.#parse(spec, answer);
         if (typeof parsed !== 'string')
             return parsed;
@@ -63552,19 +63560,18 @@ class ServiceClient {
         const { status } = answer;
         const retryable = isRetryableStatus(status);
         const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
-        const requestId = requestIdOf(answer.header);
         return new ServiceError({
             method,
             path,
             status,
             problem: `${status} ${external_node_http_.STATUS_CODES[status] ?? 'error'}`,
             serviceMessage,
-            requestId,
+            requestId: requestIdOf(answer.header),
             remedy: retryable
                 ? undefined
                 : remedyFor({
                     status,
-                    path: spec.path,
+                    path,
                     baseUrl: this.#options.baseUrl,
                     location: answer.header('location'),
                     serviceMessage,
@@ -63654,6 +63661,7 @@ function maskAndWarn(spec, io, logger) {
 
 ;// CONCATENATED MODULE: ./src/run/flows/pipeline.ts
 /** The run as a pipeline: spec → deploy → wait → report, each step feeding one `RunRecord`. */
+
 
 
 
@@ -63766,10 +63774,8 @@ async function pipeline(spec, io, share) {
     const events = new RunEvents(io.views, io.redact);
     const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
     // Freed before the wait (a waiting agent holds none), and at the end.
-    const release = share === undefined ? () => undefined : await share.take();
     const dependencies = share?.dependencies;
-    await record.settle(() => steps(spec, io, events, record, { release, dependencies }), io.redact);
-    release();
+    await inSlot(share, (release) => record.settle(() => steps(spec, io, events, record, { release, dependencies }), io.redact));
     // A deployment this run created exists whatever failed after its create was answered (the
     // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
     tellDeployed(record, events);
@@ -63777,56 +63783,6 @@ async function pipeline(spec, io, share) {
         events.emit({ kind: 'finished', report: record.report(record.stage) });
     await events.settled();
     return record.outcome(flatSummary(record.summary(io.run.commit)));
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/shared-work.ts
-/** At most so many pieces of work at once (the agents' find-or-create), in the order asked. */
-class Slots {
-    #size;
-    #busy = 0;
-    #waiting = [];
-    constructor(size) {
-        if (!Number.isInteger(size) || size < 1)
-            throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
-        this.#size = size;
-    }
-    get busy() {
-        return this.#busy;
-    }
-    async take() {
-        if (this.#busy < this.#size)
-            this.#busy += 1;
-        else
-            await new Promise((resolve) => this.#waiting.push(resolve));
-        let released = false;
-        return () => {
-            if (released)
-                return;
-            released = true;
-            const next = this.#waiting.shift();
-            // A freed slot goes straight to the next in line, or back to the pool.
-            if (next === undefined)
-                this.#busy -= 1;
-            else
-                next();
-        };
-    }
-}
-/**
- * An integration's listing read once for every agent of a run (a failure is every asker's),
- * each caller getting its own copy. Ids are uuids: one in capitals is the same integration.
- */
-function sharedListings(service) {
-    const listings = new Map();
-    return async (integrationId) => {
-        const key = integrationId.toLowerCase();
-        let listing = listings.get(key);
-        if (listing === undefined) {
-            listing = service.listRepositories(integrationId);
-            listings.set(key, listing);
-        }
-        return [...(await listing)];
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/each-agent.ts
@@ -63845,12 +63801,11 @@ function failureOfAgents(agents, outcomes) {
         // A reason's further lines (its remedy) stay under its agent's item.
         return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
     });
-    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
+    const stacks = outcomes.flatMap((outcome) => outcome.stack ?? []);
+    const failure = `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}`;
     return {
-        ...(failed.length === 0
-            ? {}
-            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
-        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+        failure: failed.length === 0 ? undefined : failure,
+        stack: stacks.length === 0 ? undefined : stacks.join('\n'),
     };
 }
 /**
@@ -63954,8 +63909,7 @@ async function runEach(asked, io, runOne, specOf) {
                     const { summary: own, failure } = outcomes[at] ?? {};
                     if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
                         return { key, summary: own.deployments[0].summary };
-                    const summary = { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) };
-                    return { key, summary };
+                    return { key, summary: { spec: specOf(agent), failure } };
                 }),
             }),
         };
@@ -64430,7 +64384,8 @@ async function verdictOf(spec, dependencies) {
     if (found === undefined) {
         return { action: 'create', request: redactDeployment(result.request), changes: [] };
     }
-    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
+    const { logger, service } = dependencies;
+    const goal = await assess(dryRun, result, logger, undefined, service.words);
     const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
     const wouldFail = [
         ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
@@ -64454,6 +64409,7 @@ async function verdictOf(spec, dependencies) {
  * be made is no verdict: the step fails, and the adapter is told so that its comment stops
  * speaking for an earlier commit.
  */
+
 
 
 
@@ -64488,21 +64444,13 @@ function logVerdict(name, verdict, logger, words) {
 /** Never throws: how it ended is in the outcome. */
 async function runPlan(asked, io) {
     let plans = [];
-    return runAgents(asked, io, async (agent, agentIo, share) => {
-        const release = (await share?.take()) ?? (() => undefined);
-        try {
-            return await withEvents(agentIo, (events) => planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}));
-        }
-        finally {
-            release();
-        }
-    }, (events) => ({
+    return runAgents(asked, io, (agent, agentIo, share) => inSlot(share, () => withEvents(agentIo, (events) => planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}))), (events) => ({
         allEnded: (outcomes) => {
             plans = asked.agents.map((agent, index) => {
                 const { summary, failure } = outcomes[index] ?? {};
                 const [own] = summary?.kind === 'plan' ? summary.agents : [];
                 const { key, spec } = agent;
-                return { ...own, key, name: spec.name, ...(failure === undefined ? {} : { failure }) };
+                return { ...own, key, name: spec.name, failure };
             });
             events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
         },
@@ -64521,11 +64469,7 @@ async function planned(spec, onChange, io, events, shared) {
         events.emit({ kind: 'phase_over', ...phase });
         events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
         logVerdict(spec.name, verdict, logger, dependencies.service.words);
-        const report = {
-            name: spec.name,
-            verdict,
-            ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
-        };
+        const report = { name: spec.name, verdict, dashboardUrl: spec.dashboardUrl };
         events.emit({ kind: 'planned', report });
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
@@ -64957,6 +64901,7 @@ function retireRequest(inputs) {
 
 
 
+
 /** As retire/action.yml declares them. */
 const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
@@ -64988,10 +64933,7 @@ function retireOne(access, name, io, retired) {
             const dependencies = dependenciesOf(access, io, events);
             const deployment = await findDeployment(name, dependencies);
             const dashboardUrl = deployment && dashboardUrlOf(access.dashboardUrl, deployment);
-            const found = deployment && {
-                deployment,
-                ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-            };
+            const found = deployment && { deployment, dashboardUrl };
             const report = { name, deployments: found === undefined ? [] : [found] };
             outputs({
                 'deployment-id': deployment?.id ?? '',
@@ -65081,12 +65023,10 @@ async function runRetire(asked, io) {
     const together = io.retired === undefined ? undefined : new RetiredTogether(asked, io.retired);
     return runAgents(asked, io, async (agent, own, share) => {
         // The slot goes back once the agent is looked up: the others' lookups need it.
-        const release = (await share?.take()) ?? (() => undefined);
         try {
-            return await retireOne(asked, agent.name, own, together?.retiredOf(agent.key, release));
+            return await inSlot(share, (release) => retireOne(asked, agent.name, own, together?.retiredOf(agent.key, release)));
         }
         finally {
-            release();
             together?.over(agent.key);
         }
     }, (events) => ({
@@ -65463,10 +65403,7 @@ function reportOf(group, number, request) {
     const agents = [...new Set(group.map((orphan) => orphan.agent?.key ?? ''))];
     return {
         name: [...new Set(group.map((orphan) => orphan.deployment.name))].join(', '),
-        deployments: group.map(({ deployment, dashboardUrl }) => ({
-            deployment,
-            ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-        })),
+        deployments: group.map(({ deployment, dashboardUrl }) => ({ deployment, dashboardUrl })),
         pullRequest: number,
         ...(request.environments === undefined || first === undefined
             ? {}
@@ -65631,13 +65568,7 @@ function classify(previews, states, request) {
         else if (known.state !== 'unknown') {
             const { number, state, closedAt } = known;
             const dashboardUrl = dashboardUrlOf(request.dashboardUrl, preview.deployment);
-            orphans.push({
-                ...preview,
-                number,
-                state,
-                ...(closedAt === undefined ? {} : { closedAt }),
-                ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-            });
+            orphans.push({ ...preview, number, state, closedAt, dashboardUrl });
         }
     }
     // Oldest close first: the preview that has cost the longest leads.
@@ -65699,10 +65630,10 @@ const runSweep = (request, io) => withEvents(io, async (events) => {
             retired: String(retired.inactive),
         });
         const count = found.orphans.length;
-        const failure = request.onOrphans === 'fail' && count > 0
-            ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
-            : undefined;
-        return { ...(failure === undefined ? {} : { failure: io.redact(failure) }), summary };
+        if (request.onOrphans !== 'fail' || count === 0)
+            return { summary };
+        const failure = `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`;
+        return { failure: io.redact(failure), summary };
     }
     catch (error) {
         return {
@@ -65751,12 +65682,11 @@ function sweep_run() {
 
 
 
-const src_file = /[^\\/]*$/.exec(process.argv[1] ?? '')?.[0];
+const src_file = /[^\\/]*$/.exec(process.argv[1] ?? '')?.[0] ?? '';
 const entries = {
     'plan.js': plan_run,
     'retire.js': retire_run,
     'sweep.js': sweep_run,
 };
-const entry = entries[src_file ?? ''] ?? run;
-void entry();
+void (entries[src_file] ?? run)();
 
