@@ -51083,7 +51083,7 @@ function ordered(row) {
         .sort(([a], [b]) => rank(a) - rank(b));
 }
 /** The deploy's outputs, typed (`healthy` null when not checked); none before the deployment was found or created. */
-function deploymentRow({ result, deployment, liveness, spec, drift = [], }) {
+function deploymentRow({ result, deployment, liveness, spec, drift = [] }) {
     if (result === undefined)
         return {};
     const live = liveness?.live === true;

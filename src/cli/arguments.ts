@@ -47,7 +47,7 @@ export interface CliRequest {
   summary?: string;
 }
 
-export type Invocation =
+type Invocation =
   { kind: 'help'; command?: Command } | { kind: 'version' } | { kind: 'run'; request: CliRequest };
 
 const HELP = ['--help', '-h', 'help'];

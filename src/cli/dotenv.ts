@@ -7,7 +7,7 @@
 import { hasControlCharacter, hasLineBreak } from '../common/characters.js';
 
 /** GitLab refuses a dotenv report of 5 KB or more (`dotenv_size`, 5120 bytes by default). */
-export const DOTENV_LIMIT_BYTES = 5 * 1024;
+const DOTENV_LIMIT_BYTES = 5 * 1024;
 /** GitLab refuses more variables than this (`dotenv_variables`, 20 by default on GitLab Self-Managed). */
 export const DOTENV_LIMIT_VARIABLES = 20;
 

@@ -17,7 +17,7 @@ export function heartbeatMsFrom(env: Readonly<Record<string, string | undefined>
   return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
 }
 
-export interface EventStreamOptions {
+interface EventStreamOptions {
   write: (text: string) => void;
   redact: (text: string) => string;
   heartbeatMs: number;

@@ -14,7 +14,7 @@ const GIT_TIMEOUT_MS = 5_000;
 const SHA = /^[0-9a-f]{40}$/i;
 
 /** Where a remote is: its host (lower-cased) and its path (`owner/name`). */
-export interface RemoteRepository {
+interface RemoteRepository {
   host: string;
   slug: string;
 }

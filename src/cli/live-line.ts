@@ -20,7 +20,7 @@ const WHAT_MIN = 8;
 const SEPARATOR = ' · ';
 
 /** What a wait waits for: whole (one deployment's row), and `briefly` for the row of several agents. */
-export interface WaitText {
+interface WaitText {
   what: string;
   briefly: string;
 }

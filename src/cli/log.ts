@@ -13,7 +13,7 @@ export type { LogStream } from './live-line.js';
 
 type WaitingEvent = Extract<RunEvent, { kind: 'waiting' }>;
 
-export interface LogOptions {
+interface LogOptions {
   /** A terminal: the live status line, and colour unless `colour` is false. */
   terminal: boolean;
   colour: boolean;

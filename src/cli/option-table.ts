@@ -21,7 +21,7 @@ import {
 export const COMMANDS = ['deploy', 'status', 'plan', 'list', 'repos'] as const;
 export type Command = (typeof COMMANDS)[number];
 
-export const RUN_COMMANDS = ['deploy', 'status', 'plan'] as const satisfies readonly Command[];
+const RUN_COMMANDS = ['deploy', 'status', 'plan'] as const satisfies readonly Command[];
 export type RunCommand = (typeof RUN_COMMANDS)[number];
 export type FleetCommand = Exclude<Command, RunCommand>;
 
@@ -29,7 +29,7 @@ export function isRunCommand(command: Command): command is RunCommand {
   return (RUN_COMMANDS as readonly Command[]).includes(command);
 }
 
-export type PlanOwnInput = keyof typeof PLAN_OWN_INPUTS;
+type PlanOwnInput = keyof typeof PLAN_OWN_INPUTS;
 export type CommandInput = InputName | PlanOwnInput | ListOwnInput;
 
 export type HeaderInput = 'headers' | 'health-check-headers';

@@ -25,7 +25,7 @@ export interface ArgumentSources {
 }
 
 /** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
-export const FILE_CAPS = { 'api-key-file': 64 * KIB, 'secrets-file': MIB } as const;
+const FILE_CAPS = { 'api-key-file': 64 * KIB, 'secrets-file': MIB } as const;
 
 /** Every problem found, to report them all at once. */
 export class Reading {

@@ -39,13 +39,7 @@ function ordered(row: Row): [string, unknown][] {
 }
 
 /** The deploy's outputs, typed (`healthy` null when not checked); none before the deployment was found or created. */
-export function deploymentRow({
-  result,
-  deployment,
-  liveness,
-  spec,
-  drift = [],
-}: DeploymentSummary): Row {
+function deploymentRow({ result, deployment, liveness, spec, drift = [] }: DeploymentSummary): Row {
   if (result === undefined) return {};
   const live = liveness?.live === true;
   const health = liveness?.health;
@@ -98,7 +92,7 @@ export function outputsDotenv(
   return { text, skipped: skipped.map((each) => ({ name: nameOf(each.variable), ...each })) };
 }
 
-export interface ManifestRows {
+interface ManifestRows {
   agents: readonly { key: string; entry?: DeploymentEntry; row: Row; error?: string }[];
   live: boolean;
   healthy: boolean | null;
@@ -150,15 +144,12 @@ export function keyedDotenv(
 }
 
 /** `changes` as text, as the action's output. */
-export function planRow({ verdict, dashboardUrl }: PlanReport): Row {
+function planRow({ verdict, dashboardUrl }: PlanReport): Row {
   const entry = planEntry(verdict, dashboardUrl);
   return { ...entry, changes: String(entry.changes) };
 }
 
-export function plansJson(
-  plans: readonly AgentPlanPart[],
-  error?: string,
-): Record<string, unknown> {
+function plansJson(plans: readonly AgentPlanPart[], error?: string): Record<string, unknown> {
   const { action, changes } = keyedPlanOutputs(plans);
   return {
     action: action ?? '',
@@ -169,7 +160,7 @@ export function plansJson(
 }
 
 /** `DEPLOYMENT_PLAN_ACTION`, `DEPLOYMENT_CHANGES`, then each agent's `_ID`, then each agent's `_STATUS`. */
-export function plansDotenv(
+function plansDotenv(
   plans: readonly AgentPlanPart[],
   maxKeys: number,
 ): { text: string; skipped: DotenvLeftOut[] } {

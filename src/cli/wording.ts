@@ -5,7 +5,7 @@ import type { PLAN_OWN_INPUTS } from '../inputs/plan-inputs.js';
 import { DEPLOYMENT_TYPES, STATUSES } from '../service/schemas.js';
 import type { RemedyWords } from '../service/answers.js';
 
-export const COMMAND_WORDS: RemedyWords = {
+const COMMAND_WORDS: RemedyWords = {
   apiKey: 'DEPLOY_API_KEY or --api-key-file',
   apiKeyHeader: '--api-key-header',
   headers: '--header or DEPLOY_HEADERS',

@@ -6,7 +6,7 @@ import type { Environment } from './option-values.js';
 export const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 /** stdout or stderr: a `LogStream` that says when its reader has gone. */
-export interface OutputStream extends LogStream {
+interface OutputStream extends LogStream {
   /** True once the reader closed its end (EPIPE): later writes are dropped. */
   readonly closed?: boolean;
 }

@@ -20,7 +20,7 @@ export const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_
 export const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
 
 /** What `JSON.stringify` leaves raw in a string (it escapes C0 itself) that must not reach a line. */
-export const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
+const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
 
 /** What a one-line input refuses; C1 and the separators pass: an input is the author's text, not the service's. */
 export const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;

@@ -7,7 +7,7 @@
 /** GitHub shows this many warning annotations a step. */
 export const ANNOTATION_LIMIT = 10;
 
-export interface AnnotationSink {
+interface AnnotationSink {
   annotate(message: string): void;
   line(message: string): void;
 }

@@ -14,7 +14,7 @@ import { parseBoolean, parseText } from '../inputs/parsers.js';
 export const ENVIRONMENT_NAME_LIMIT = 255;
 
 /** GitHub shows the name in the Environments page and in URLs. */
-export function parseEnvironment(raw: string): string {
+function parseEnvironment(raw: string): string {
   const length = [...raw].length;
   if (length > ENVIRONMENT_NAME_LIMIT) {
     fail(`is ${length} characters long; GitHub takes at most ${ENVIRONMENT_NAME_LIMIT}`);
@@ -55,7 +55,7 @@ export const COMMENT_INPUTS = {
   'pr-comment': input(parseBoolean, { default: 'true' }),
 } satisfies Declarations;
 
-export type GitHubInputName = keyof typeof GITHUB_INPUTS;
+type GitHubInputName = keyof typeof GITHUB_INPUTS;
 
 export const GITHUB_INPUT_NAMES: readonly GitHubInputName[] = namesOf(GITHUB_INPUTS);
 

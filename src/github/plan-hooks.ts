@@ -25,7 +25,7 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-export type PlanSettings = Pick<GitHubSettings, 'token' | 'comment'>;
+type PlanSettings = Pick<GitHubSettings, 'token' | 'comment'>;
 
 /** The hooks of a plan: of one deployment, or, given its manifest, of every agent. */
 export function planHooks(settings: PlanSettings, manifest?: ManifestOnGitHub): MakeHooks {

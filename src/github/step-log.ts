@@ -7,7 +7,7 @@
 import type { Logger } from '../common/runtime.js';
 import { logView, waitingLine, type EventView, type RunEvent } from '../run/ports/events.js';
 
-export interface GroupWriter {
+interface GroupWriter {
   start(name: string): void;
   end(): void;
 }

@@ -93,7 +93,7 @@ function readInput(name: string): string | undefined {
 }
 
 /** One entry of the action (action.yml, and each sub-action's); `runStep` does the rest. */
-export interface GitHubEntry<D extends Declarations, Request> {
+interface GitHubEntry<D extends Declarations, Request> {
   /** The inputs its action.yml declares, in that order (the contract test checks them). */
   readonly inputs: D;
   /**
@@ -109,7 +109,7 @@ export interface GitHubEntry<D extends Declarations, Request> {
   readonly otherWarnings?: string;
 }
 
-export interface GitHubStep {
+interface GitHubStep {
   /** What the core needs from the runner, with the entry's own GitHub hooks (deployHooks, ...). */
   io(hooks: MakeHooks): RunnerIO;
 }

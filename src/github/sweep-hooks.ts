@@ -36,7 +36,7 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-export interface SweptManifest {
+interface SweptManifest {
   source: string;
   names: NamePattern;
   agents: readonly SweptAgent[];
@@ -66,7 +66,7 @@ export function sweepSettings(
 }
 
 /** The manifest as the deploy on pull request `number` showed it (`{agent}-pr-7`: its marker). */
-export function manifestOfPullRequest(swept: SweptManifest, number: number): ManifestOnGitHub {
+function manifestOfPullRequest(swept: SweptManifest, number: number): ManifestOnGitHub {
   return {
     source: swept.source,
     nameTemplate: filled(swept.names, number),

@@ -20,7 +20,7 @@ export class BoundedReadError extends Error {
   }
 }
 
-export interface BoundedReadOptions {
+interface BoundedReadOptions {
   /** The most bytes the file may hold. */
   cap: number;
   /** How long a pipe may take to end, in ms (default 5 s). */

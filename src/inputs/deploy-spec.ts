@@ -61,12 +61,12 @@ export interface CodehostSpec extends DeploySpecCommon {
   repository: RepositoryName;
 }
 
-export interface ExternalDockerSpec extends DeploySpecCommon {
+interface ExternalDockerSpec extends DeploySpecCommon {
   source: 'external_docker';
   secretReferences: SecretReference[] | null;
 }
 
-export interface OtherSourceSpec extends DeploySpecCommon {
+interface OtherSourceSpec extends DeploySpecCommon {
   source: Exclude<Source, 'codehost' | 'external_docker'>;
 }
 

@@ -15,7 +15,7 @@ export class EmptyValue extends Invalid {
   override name = 'EmptyValue';
 }
 
-export function problemLine({ input, problem }: InputProblem): string {
+function problemLine({ input, problem }: InputProblem): string {
   return `input '${input}': ${problem}`;
 }
 

@@ -9,8 +9,8 @@ import { AGENT_PLACEHOLDER, placeholderCount } from '../common/text.js';
 import { formatIssuePath } from '../service/issues.js';
 import { isFilePath, readDocument } from './workspace-document.js';
 
-export const MAX_AGENTS = 50;
-export const MAX_AGENT_KEY_LENGTH = 40;
+const MAX_AGENTS = 50;
+const MAX_AGENT_KEY_LENGTH = 40;
 
 const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
 

@@ -127,7 +127,7 @@ export function parseOnDrift(raw: string): OnDrift {
   return parseOneOf(ON_DRIFT_MODES, raw);
 }
 
-export const ON_CHANGE_MODES = ['none', 'fail'] as const;
+const ON_CHANGE_MODES = ['none', 'fail'] as const;
 export type OnChange = (typeof ON_CHANGE_MODES)[number];
 
 export function parseOnChange(raw: string): OnChange {

@@ -8,7 +8,7 @@ export const ACCESS_INPUT_NAMES = [
   'headers',
 ] as const satisfies readonly InputName[];
 
-export type AccessInputs = Pick<ParsedInputs, (typeof ACCESS_INPUT_NAMES)[number]>;
+type AccessInputs = Pick<ParsedInputs, (typeof ACCESS_INPUT_NAMES)[number]>;
 
 export interface ServiceAccess {
   /** Without a trailing slash. */

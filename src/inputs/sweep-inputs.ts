@@ -23,8 +23,8 @@ export interface NamePattern {
   after: string;
 }
 
-export const ON_ORPHANS = ['warn', 'fail', 'none'] as const;
-export type OnOrphans = (typeof ON_ORPHANS)[number];
+const ON_ORPHANS = ['warn', 'fail', 'none'] as const;
+type OnOrphans = (typeof ON_ORPHANS)[number];
 
 /** `text` split at its only `{number}`; `what` says what the pattern names, for the message. */
 function splitPattern(text: string, what: string): NamePattern {
@@ -54,7 +54,7 @@ function parseNamePattern(raw: string): NamePattern {
 }
 
 /** `name`'s digits under `pattern`, however many (whether such a pull request exists is the sweep's to judge). */
-export function digitsIn(pattern: NamePattern, name: string): string | undefined {
+function digitsIn(pattern: NamePattern, name: string): string | undefined {
   const { before, after } = pattern;
   if (name.length <= before.length + after.length) return undefined;
   if (!name.startsWith(before) || !name.endsWith(after)) return undefined;

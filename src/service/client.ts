@@ -31,7 +31,7 @@ import { schemaMismatch } from './issues.js';
 
 type QueryValue = string | number | boolean | undefined;
 
-export interface RequestSpec<T> {
+interface RequestSpec<T> {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, QueryValue>;
@@ -74,7 +74,7 @@ interface ClientOptions {
 }
 
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
-export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 

@@ -8,9 +8,9 @@ import type { Clock } from '../../common/runtime.js';
 export const RUN_BUDGET_MS = 15_000;
 
 /** A manifest's GitHub work: one run's, plus this much for each agent beyond the first... */
-export const AGENT_BUDGET_MS = 1_000;
+const AGENT_BUDGET_MS = 1_000;
 /** ...and never more than this, whatever the number of agents. */
-export const AGENTS_BUDGET_MAX_MS = 60_000;
+const AGENTS_BUDGET_MAX_MS = 60_000;
 
 /** A shorter budget given for tests (`givenMs`, under the run's) stays as it is. */
 export function agentsBudgetMs(agents: number, givenMs?: number): number {

@@ -17,7 +17,7 @@ import { callName, ROUTES, type Permission, type RestCall } from './routes.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
-export interface CallLimits {
+interface CallLimits {
   /** Attempts per call, the first one included. */
   attempts: number;
   /** All the attempts of one call, waits included. */

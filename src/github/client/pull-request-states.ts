@@ -30,7 +30,7 @@ export const PullRequestStatesAnswer = z.lazy(() =>
 export type PullRequestStatesAnswer = z.infer<typeof PullRequestStatesAnswer>;
 
 /** A pull request number GitHub can be asked about: a positive integer within GraphQL's `Int`. */
-export function isPullRequestNumber(value: number): boolean {
+function isPullRequestNumber(value: number): boolean {
   return Number.isInteger(value) && value > 0 && value <= MAX_PULL_REQUEST_NUMBER;
 }
 

@@ -29,8 +29,8 @@ import { PullRequestComment } from './pr-comment.js';
  * The runner sends SIGINT, SIGTERM 7.5 s later, then kills the step: calls
  * under way get `CANCEL_GRACE_MS` to finish, the last writes `CANCEL_WINDOW_MS`.
  */
-export const CANCEL_GRACE_MS = 1_000;
-export const CANCEL_WINDOW_MS = 2_500;
+const CANCEL_GRACE_MS = 1_000;
+const CANCEL_WINDOW_MS = 2_500;
 
 /** The key of a deploy's one agent when it has no manifest (its events carry none). */
 export const FLAT_KEY = '';
@@ -40,12 +40,12 @@ const ONE: ManifestOnGitHub = {
   agents: [{ key: FLAT_KEY, name: '', deploymentName: '' }],
 };
 
-export interface DeployWanted {
+interface DeployWanted {
   environment: string;
   comment: boolean;
 }
 
-export interface DeployReportParts {
+interface DeployReportParts {
   logger: Logger;
   redact: (text: string) => string;
   onRecorded?: (id: number) => void;

@@ -63,7 +63,7 @@ export function recordGroups(
 
 type Status = { state: DeploymentState; text: string };
 
-export interface AgentEnd {
+interface AgentEnd {
   agent: AgentOnGitHub;
   report?: RunReport;
   failure?: string;

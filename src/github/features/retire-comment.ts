@@ -26,7 +26,7 @@ export interface RetiredComment extends RetireReport {
   runUrl?: string;
 }
 
-export interface RetiredManifest {
+interface RetiredManifest {
   manifest: ManifestOnGitHub;
   /** An agent of the manifest absent here could not be looked up. */
   reports: readonly AgentRetireReport[];

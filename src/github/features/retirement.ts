@@ -20,7 +20,7 @@ import { withRunUrl } from './context.js';
 import { retiredCommentBody, retiredManifestBody, sameRetiredBody } from './retire-comment.js';
 import { markInactive, type RecordsRetired } from './retire-records.js';
 
-export interface RetireTarget {
+interface RetireTarget {
   /** Whose deployments are marked inactive; none when empty. */
   environment: string;
   /** Undefined: none is asked for. */
@@ -28,7 +28,7 @@ export interface RetireTarget {
   pullRequestState?: 'merged' | 'closed' | 'open' | undefined;
 }
 
-export interface RetireParts {
+interface RetireParts {
   repository: Repo;
   runUrl?: string | undefined;
   logger: Logger;
@@ -109,7 +109,7 @@ function rewriteComment(
   return comment.rewrite(report.name, body, {}, sameRetiredBody);
 }
 
-export interface ManifestTarget {
+interface ManifestTarget {
   manifest: ManifestOnGitHub;
   /** The step's `environment`, which an agent's own overrides. */
   environment: string;

@@ -25,7 +25,7 @@ export interface DeployResult {
 }
 
 /** A create stored under another name fails the step (the next run would not find it); the outputs still say what was created. */
-export class RenamedError extends ActionError {
+class RenamedError extends ActionError {
   override name = 'RenamedError';
   readonly created: DeployResult & { deployment: Deployment };
 

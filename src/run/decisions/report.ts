@@ -26,7 +26,7 @@ export const OUTPUT_NAMES = [
   'dashboard-url',
   'deployments',
 ] as const;
-export type OutputName = (typeof OUTPUT_NAMES)[number];
+type OutputName = (typeof OUTPUT_NAMES)[number];
 export type Outputs = Partial<Record<OutputName, string>>;
 
 export function redactDeployment<T extends { secrets: { value: string }[] }>(item: T): T {

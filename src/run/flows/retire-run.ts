@@ -33,7 +33,7 @@ export const RETIRE_OUTPUT_NAMES = [
   // A manifest's, keyed by agent.
   'deployments',
 ] as const;
-export type RetireOutputs = Partial<Record<(typeof RETIRE_OUTPUT_NAMES)[number], string>>;
+type RetireOutputs = Partial<Record<(typeof RETIRE_OUTPUT_NAMES)[number], string>>;
 
 /** What still exists in the service, and where to delete it. */
 function logLine(name: string, found: RetiredDeployment | undefined, logger: Logger): void {

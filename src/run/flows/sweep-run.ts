@@ -36,7 +36,7 @@ export const SWEEP_OUTPUT_NAMES = [
   'unknown-count',
   'retired',
 ] as const;
-export type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], string>>;
+type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], string>>;
 
 /** Oldest close first; keyed, each names its agent. */
 function orphansJson(orphans: readonly Orphan[], layout: SweepRequest['layout']): string {

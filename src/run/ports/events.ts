@@ -19,7 +19,7 @@ export type LogLevel = 'info' | 'notice' | 'warning' | 'debug';
 /** In a step of several agents, every event of one agent's run carries its key; the manifest's own do not. */
 export type RunEvent = RunEventBody & { readonly agent?: string };
 
-export type RunEventBody =
+type RunEventBody =
   | { kind: 'log'; level: LogLevel; message: string }
   /** Its lines are a log group unless `grouped` is false (the plan's: GitHub does not nest groups). */
   | { kind: 'phase'; phase: Phase; message: string; grouped: boolean }

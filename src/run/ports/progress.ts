@@ -116,7 +116,7 @@ export interface AgentRetireReport {
 }
 
 /** Previews retired together, once each was looked up (one whose lookup failed is absent). */
-export interface PreviewsToRetire {
+interface PreviewsToRetire {
   /**
    * `flat`: each a preview of its own (its environment, its own comment); `keyed`: a
    * manifest's (each environment, the manifest's one comment). The sweep's keyed ones are of
