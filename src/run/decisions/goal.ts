@@ -8,7 +8,7 @@ import type { DeployResult } from './deploy.js';
 import { fullName } from './find.js';
 import type { Drift, Liveness, UnbuiltDrift } from '../ports/findings.js';
 import { fieldDrift, findDrift, showValue } from './drift.js';
-import { chooseTarget, CommitOrders, latestCommit, liveness, trackedRef } from './live.js';
+import { chooseTarget, CommitOrders, latestCommit, liveness } from './live.js';
 import type { Target } from './live.js';
 import type { AskCommitOrder } from '../ports/progress.js';
 import type { HealthJudge } from './health.js';
@@ -39,7 +39,8 @@ function seenRevisionsOf(deployment: Deployment | undefined): Set<string> {
 
 function targetOf(spec: DeploySpec, result: DeployResult, logger: Logger): Target | undefined {
   if (spec.source !== 'codehost') return undefined;
-  const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+  const requested = result.request.source_revision_config.repo_ref;
+  const tracked = reusedOf(result)?.source_revision_config.repo_ref ?? requested ?? undefined;
   return chooseTarget(spec.commit, tracked, logger);
 }
 

@@ -64,16 +64,9 @@ function answerKey(seen: HealthSeen): string {
 }
 
 function seenOf(address: string, result: CheckResult): HealthSeen {
-  const { ok, status, refused } = result;
+  const { ok, status, refused, bodyExcerpt: excerpt } = result;
   const error = ok ? undefined : result.error;
-  return {
-    address: shownAddress(address),
-    ok,
-    status,
-    error,
-    excerpt: result.bodyExcerpt,
-    refused,
-  };
+  return { address: shownAddress(address), ok, status, error, excerpt, refused };
 }
 
 export class HealthProbe implements HealthJudge {

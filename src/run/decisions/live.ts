@@ -79,13 +79,6 @@ function unpushedRemedy(deployment: Deployment, target: string, live: string): s
   return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
 }
 
-export function trackedRef(
-  deployment: Deployment | undefined,
-  requested: string | undefined | null,
-) {
-  return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
-
 /** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
 export function chooseTarget(
   commit: CommitRequest,

@@ -41,7 +41,7 @@ export function planEntry(verdict: Verdict | undefined, dashboardUrl: string | u
         : {
             action: verdict.action,
             'deployment-id': deployment?.id ?? null,
-            changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
+            changes: verdict.changes.map(shownDrift),
             reason: verdict.reason ?? null,
           },
   };

@@ -63,11 +63,8 @@ export function sharedListings(
   const listings = new Map<string, Promise<Repository[]>>();
   return async (integrationId) => {
     const key = integrationId.toLowerCase();
-    let listing = listings.get(key);
-    if (listing === undefined) {
-      listing = service.listRepositories(integrationId);
-      listings.set(key, listing);
-    }
+    const listing = listings.get(key) ?? service.listRepositories(integrationId);
+    listings.set(key, listing);
     return [...(await listing)];
   };
 }

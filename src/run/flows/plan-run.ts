@@ -4,8 +4,8 @@
  * be made is no verdict: the step fails, and the adapter is told so that its comment stops
  * speaking for an earlier commit.
  */
-import { CancelledError, describeError } from '../../common/errors.js';
-import { stackOf } from './run-record.js';
+import { CancelledError } from '../../common/errors.js';
+import { failedWith } from './run-record.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { OnChange } from '../../inputs/parsers.js';
@@ -110,7 +110,7 @@ async function planned(
     const part = { key: spec.name, name: spec.name, summary: report };
     return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
   } catch (error) {
-    const failure = io.redact(describeError(error));
+    const failed = failedWith(error, io.redact);
     // No verdict, and no output: none is known (the dry run fails before it finds a deployment),
     // and `action` or `changes` would speak for a plan that was not made. The comment stops
     // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
@@ -120,11 +120,11 @@ async function planned(
         kind: 'planned',
         report: {
           name: spec.name,
-          failure,
+          failure: failed.failure,
           ...(head?.kind === 'branch' ? { head: head.sha } : {}),
         },
       });
     }
-    return { failure, ...stackOf(error) };
+    return failed;
   }
 }

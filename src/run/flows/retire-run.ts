@@ -4,8 +4,7 @@
  * up. Nothing here deletes or stops anything, and nothing says so: the service's interface has
  * no delete, and the deployment keeps running until someone deletes it there.
  */
-import { describeError } from '../../common/errors.js';
-import { stackOf } from './run-record.js';
+import { failedWith } from './run-record.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import type { RetireAsked } from '../../inputs/retire-inputs.js';
 import { findDeployment } from '../decisions/find.js';
@@ -84,12 +83,8 @@ function retireOne(
         },
       };
     } catch (error) {
-      return {
-        failure: io.redact(
-          `${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`,
-        ),
-        ...stackOf(error),
-      };
+      const after = '\nNothing on GitHub was changed: re-run the job to retire the preview.';
+      return failedWith(error, io.redact, after);
     }
   });
 }

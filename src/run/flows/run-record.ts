@@ -20,6 +20,11 @@ export function stackOf(error: unknown): { stack?: string } {
   return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
 }
 
+/** The outcome of a run that threw: its message (redacted, then `after`), and `stackOf`. */
+export function failedWith(error: unknown, redact: (text: string) => string, after = '') {
+  return { failure: redact(`${describeError(error)}${after}`), ...stackOf(error) };
+}
+
 /** How a run about one deployment ends: why it failed (redacted), and an unexpected error's stack. */
 export abstract class RunEnding {
   protected failure?: string;
@@ -103,7 +108,6 @@ export class RunRecord extends RunEnding {
     return (this.#goal?.drift ?? []).map(shownDrift);
   }
 
-  /** The revision that still serves while the latest is not active, with its commit if seen live. */
   #stillLive(deployment: Deployment | undefined): RunReport['stillLive'] {
     const active = deployment?.active_revision_id ?? null;
     if (deployment === undefined || active === null || active === deployment.latest_revision_id)

@@ -6,8 +6,8 @@
  * does, unless a dry run. Only what is proven an orphan is touched; nothing is deleted, and
  * nothing says so: the service's interface has no delete.
  */
-import { ActionError, describeError } from '../../common/errors.js';
-import { stackOf } from './run-record.js';
+import { ActionError } from '../../common/errors.js';
+import { failedWith } from './run-record.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
 import {
@@ -110,10 +110,6 @@ async function findPreviews(
   );
 }
 
-function whereToDelete(orphan: Orphan): string {
-  return orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`;
-}
-
 /** Undefined beyond GitHub's `Int` (GitHub would reject the whole query, and so the sweep). */
 function askable(digits: string): number | undefined {
   const number = Number(digits);
@@ -168,7 +164,7 @@ function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Lo
     logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
   }
   for (const orphan of found.orphans) {
-    const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan, request)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+    const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan, request)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`}); this step cannot`;
     if (request.onOrphans === 'none') logger.info(line);
     else logger.warning(line);
   }
@@ -224,9 +220,6 @@ export const runSweep = (request: SweepRequest, io: RunnerIO): Promise<RunOutcom
       const failure = `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`;
       return { failure: io.redact(failure), summary };
     } catch (error) {
-      return {
-        failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
-        ...stackOf(error),
-      };
+      return failedWith(error, io.redact, '\nNothing on GitHub was changed.');
     }
   });
