@@ -10,15 +10,13 @@ import { formatDuration, untrusted } from '../../common/runtime.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from '../../service/schemas.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
+import type { DeployedResult } from '../ports/summaries.js';
 import { findDeployment, fullName, pickOne, resolveRepository } from './find.js';
 
 /** The listing may lag a create (no read-after-write): the name is looked up after each pause. */
 export const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
 
-export interface DeployResult {
-  /** Absent only in a dry run that would create the deployment. */
-  deployment?: Deployment;
-  created: boolean;
+export interface DeployResult extends DeployedResult {
   /** Sent, or what a create would send. */
   request: DeploymentCreateRequest;
   repository?: Repository;

@@ -31,8 +31,10 @@ export abstract class RunEnding {
   #stack?: string;
   /** The run was cancelled (SIGINT, SIGTERM). */
   protected cancelled = false;
-
-  abstract get deployment(): Deployment | undefined;
+  /** The latest state seen. */
+  protected deployment?: Deployment;
+  /** Decided by the flow and the wait (`decideLive`), never here. */
+  protected liveness?: Liveness;
 
   /** Runs `work`: why the step fails on the deployment (`stepFailure`), or what it threw. */
   async settle(
@@ -76,9 +78,6 @@ export class RunRecord extends RunEnding {
   #request?: DeploymentCreateRequest;
   #result?: DeployResult;
   #goal?: Goal;
-  #deployment?: Deployment;
-  /** Decided by the flow and the wait (`decideLive`), never here. */
-  #liveness?: Liveness;
   /** The adapter was told the deployment was found or created: it is told how the run ends. */
   #reported = false;
   /** By revision id: the commit of each revision the run saw live (latest and active). */
@@ -123,18 +122,18 @@ export class RunRecord extends RunEnding {
     }
     if (this.#result === undefined) return;
     if (deployment !== undefined) {
-      this.#deployment = deployment;
-      this.#liveness = liveness;
+      this.deployment = deployment;
+      this.liveness = liveness;
     }
-    const live = this.#liveness?.live === true;
-    const assessment = { live, drift: this.#drift, health: this.#liveness?.health };
-    const outputs = outputsOf(this.#result, this.#deployment, assessment, this.spec.dashboardUrl);
+    const live = this.liveness?.live === true;
+    const assessment = { live, drift: this.#drift, health: this.liveness?.health };
+    const outputs = outputsOf(this.#result, this.deployment, assessment, this.spec.dashboardUrl);
     this.#setOutputs(outputs, this.summary(undefined));
   }
 
   report(stage: Stage, waitingFor?: string): RunReport {
     const { spec } = this;
-    const [deployment, goal, verdict] = [this.#deployment, this.#goal, this.#liveness];
+    const [deployment, goal, verdict] = [this.deployment, this.#goal, this.liveness];
     return {
       name: spec.name,
       stage,
@@ -160,11 +159,7 @@ export class RunRecord extends RunEnding {
   get stage(): Stage {
     if (this.cancelled) return 'cancelled';
     if (this.failure !== undefined) return 'failed';
-    return this.#liveness?.live === true ? 'live' : 'not-live';
-  }
-
-  get deployment(): Deployment | undefined {
-    return this.#deployment;
+    return this.liveness?.live === true ? 'live' : 'not-live';
   }
 
   requested(request: DeploymentCreateRequest): void {
@@ -180,7 +175,7 @@ export class RunRecord extends RunEnding {
    * adapter of; never for a dry run.
    */
   toReport(): boolean {
-    if (this.#reported || this.#deployment === undefined || this.spec.dryRun) return false;
+    if (this.#reported || this.deployment === undefined || this.spec.dryRun) return false;
     this.#reported = true;
     return true;
   }
@@ -192,9 +187,9 @@ export class RunRecord extends RunEnding {
       spec: { name, source, dryRun, dashboardUrl },
       result: this.#result,
       request: this.#request,
-      deployment: this.#deployment,
-      liveness: this.#liveness,
-      healthNotMade: healthNotMade(this.spec, this.#liveness),
+      deployment: this.deployment,
+      liveness: this.liveness,
+      healthNotMade: healthNotMade(this.spec, this.liveness),
       target: this.#goal?.target?.sha,
       drift: this.#goal?.drift.map(shownDrift),
       failure: this.failure,

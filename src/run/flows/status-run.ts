@@ -26,8 +26,6 @@ type SetOutputs = (outputs: Outputs, deployment: DeploymentSummary | undefined) 
 class StatusRecord extends RunEnding {
   /** The deployment as first found: reused, and asked nothing. */
   #found?: DeployedResult;
-  #deployment?: Deployment;
-  #liveness?: Liveness;
   readonly #request: StatusRequest;
   readonly #setOutputs: SetOutputs;
 
@@ -37,15 +35,11 @@ class StatusRecord extends RunEnding {
     this.#setOutputs = setOutputs;
   }
 
-  get deployment(): Deployment | undefined {
-    return this.#deployment;
-  }
-
   /** The first deployment seen is the one found. */
   seen(deployment: Deployment, liveness: Liveness): void {
     const found = (this.#found ??= { deployment, created: false });
-    this.#deployment = deployment;
-    this.#liveness = liveness;
+    this.deployment = deployment;
+    this.liveness = liveness;
     const assessment = { live: liveness.live, drift: [], health: liveness.health };
     const outputs = outputsOf(found, deployment, assessment, this.#request.dashboardUrl);
     this.#setOutputs(outputs, this.summary(undefined));
@@ -53,15 +47,15 @@ class StatusRecord extends RunEnding {
 
   /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
   summary(commit: string | undefined): DeploymentSummary | undefined {
-    const deployment = this.#deployment;
+    const deployment = this.deployment;
     if (deployment === undefined) return undefined;
     const { name, dashboardUrl } = this.#request;
     return {
       spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
       result: this.#found,
       deployment,
-      liveness: this.#liveness,
-      healthNotMade: healthNotMade(this.#request, this.#liveness),
+      liveness: this.liveness,
+      healthNotMade: healthNotMade(this.#request, this.liveness),
       drift: [],
       failure: this.failure,
       commit,

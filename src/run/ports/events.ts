@@ -1,7 +1,6 @@
 /**
  * The one channel by which the core tells its runner anything; each view (`EventView`)
- * decides how an event looks (log, outputs, GitHub records, `--events`). A port: it imports
- * nothing from the steps and flows that emit it.
+ * decides how an event looks (log, outputs, GitHub records, `--events`).
  *
  * Secrets are redacted once, in `RunEvents.emit`: an event's free text goes through the
  * runner's `redact`; reports carry text already redacted and secret values as `***`; outputs

@@ -1,7 +1,6 @@
 /**
- * The reports the core's events carry, and the questions it may ask its runner. The adapter
- * decides what to do with them; the core neither waits on them nor fails because of them
- * beyond what the adapter bounds.
+ * The reports the core's events carry, and the questions it may ask its runner: the core
+ * neither waits on them nor fails because of them beyond what the adapter bounds.
  */
 import type { DriftEntry, HealthSeen, Verdict } from './findings.js';
 import type { Deployment } from '../../service/schemas.js';
