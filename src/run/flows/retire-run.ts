@@ -76,12 +76,8 @@ function retireOne(
       logLine(name, found, logger);
       const retirement = await retired?.(report);
       outputs({ retired: String(retirement?.inactive ?? 0) });
-      return {
-        summary: {
-          kind: 'retire',
-          previews: [{ report, ...(retirement === undefined ? {} : { retirement }) }],
-        },
-      };
+      const preview = { report, ...(retirement === undefined ? {} : { retirement }) };
+      return { summary: { kind: 'retire', previews: [preview] } };
     } catch (error) {
       const after = '\nNothing on GitHub was changed: re-run the job to retire the preview.';
       return failedWith(error, io.redact, after);

@@ -170,10 +170,7 @@ export class RunRecord extends RunEnding {
     return this.#reported;
   }
 
-  /**
-   * True once, the first time the run has a deployment (found, or created by it) to tell the
-   * adapter of; never for a dry run.
-   */
+  /** True once, when the run first has a deployment to tell the adapter of; never in a dry run. */
   toReport(): boolean {
     if (this.#reported || this.deployment === undefined || this.spec.dryRun) return false;
     this.#reported = true;

@@ -45,17 +45,15 @@ export function shortenedMs(text: string | undefined, limit: number): number {
 }
 
 export function paceFrom(env: Readonly<Record<string, string | undefined>>): Pace {
-  const retryDelayMs = shortenedMs(
-    env.DEPLOY_AGENT_RETRY_DELAY_MS,
-    DEFAULT_RETRY_POLICY.initialDelayMs,
-  );
-  const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
+  const { initialDelayMs, maxDelayMs } = DEFAULT_RETRY_POLICY;
+  const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, initialDelayMs);
+  const scale = retryDelayMs / initialDelayMs;
   const pollMs = shortenedMs(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
   return {
     retry: {
       ...DEFAULT_RETRY_POLICY,
       initialDelayMs: retryDelayMs,
-      maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs * scale,
+      maxDelayMs: maxDelayMs * scale,
     },
     wait: {
       ...DEFAULT_WAIT,
