@@ -111,10 +111,6 @@ export class DeployReport {
     return this.#ids;
   }
 
-  get deploymentId(): number | undefined {
-    return this.#ids.get(FLAT_KEY);
-  }
-
   /** Its record starts once each of its agents' deployment is found or created. */
   deployed(report: RunReport, key = FLAT_KEY): void {
     const state = this.#states.get(key);

@@ -10,6 +10,7 @@ import type { CallOptions } from '../client/calls.js';
 import { MAX_COMMENT_PAGES, PER_PAGE } from '../client/pages.js';
 import { commentBody, type CommentReport } from './comment.js';
 import { carriesMarker, isOwnComment } from './comment-marker.js';
+import { sameRetiredBody } from './retire-comment.js';
 import type { Logger } from '../../common/runtime.js';
 
 const MAX_WRITES = 2;
@@ -62,14 +63,12 @@ export class PullRequestComment {
   async rewrite(
     name: string,
     body: () => string,
-    options: CallOptions = {},
-    same: (current: string, next: string) => boolean = (current, next) => current === next,
   ): Promise<'rewritten' | 'unchanged' | 'none' | 'failed'> {
-    if (!(await this.#located(name, options))) return 'failed';
+    if (!(await this.#located(name, {}))) return 'failed';
     if (this.#commentId === undefined) return 'none';
     const next = body();
-    if (this.#body !== undefined && same(this.#body, next)) return 'unchanged';
-    return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
+    if (this.#body !== undefined && sameRetiredBody(this.#body, next)) return 'unchanged';
+    return (await this.#write(() => next, {})) ? 'rewritten' : 'failed';
   }
 
   /** False when no write can be made this run. */

@@ -17,7 +17,7 @@ import {
 } from './deployment-record.js';
 import type { PullRequestComment } from './pr-comment.js';
 import { withRunUrl } from './context.js';
-import { retiredCommentBody, retiredManifestBody, sameRetiredBody } from './retire-comment.js';
+import { retiredCommentBody, retiredManifestBody } from './retire-comment.js';
 import { markInactive, type RecordsRetired } from './retire-records.js';
 
 interface RetireTarget {
@@ -106,7 +106,7 @@ function rewriteComment(
       ),
       redact,
     );
-  return comment.rewrite(report.name, body, {}, sameRetiredBody);
+  return comment.rewrite(report.name, body);
 }
 
 interface ManifestTarget {
@@ -153,21 +153,17 @@ export async function retireManifest(
     markEnvironments(api, target, looked, parts),
     comment === undefined
       ? ('skipped' as const)
-      : comment.rewrite(
-          manifestIdentity(manifest),
-          () =>
-            retiredManifestBody(
-              {
-                manifest,
-                reports,
-                pullRequestState: target.pullRequestState,
-                runUrl: parts.runUrl,
-              },
-              comment.body,
-              parts.redact,
-            ),
-          {},
-          sameRetiredBody,
+      : comment.rewrite(manifestIdentity(manifest), () =>
+          retiredManifestBody(
+            {
+              manifest,
+              reports,
+              pullRequestState: target.pullRequestState,
+              runUrl: parts.runUrl,
+            },
+            comment.body,
+            parts.redact,
+          ),
         ),
   ]);
   const retirements = new Map<string, Retirement>();
