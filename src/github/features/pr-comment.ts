@@ -8,7 +8,6 @@ import type { Repo } from '../client/requests.js';
 import type { IssueComment } from '../client/responses.js';
 import type { CallOptions } from '../client/calls.js';
 import { MAX_COMMENT_PAGES, PER_PAGE } from '../client/pages.js';
-import { commentBody, type CommentReport } from './comment.js';
 import { carriesMarker, isOwnComment } from './comment-marker.js';
 import { sameRetiredBody } from './retire-comment.js';
 import type { Logger } from '../../common/runtime.js';
@@ -19,7 +18,6 @@ export class PullRequestComment {
   readonly #api: GitHubApi;
   readonly #context: { repository: Repo; pullRequest: number };
   readonly #logger: Logger;
-  readonly #redact: (text: string) => string;
   #commentId: number | undefined;
   #body: string | undefined;
   #writes = 0;
@@ -33,13 +31,11 @@ export class PullRequestComment {
     api: GitHubApi,
     context: { repository: Repo; pullRequest: number },
     logger: Logger,
-    redact: (text: string) => string,
     carries: (body: string | null | undefined, name: string) => boolean = carriesMarker,
   ) {
     this.#api = api;
     this.#context = context;
     this.#logger = logger;
-    this.#redact = redact;
     this.#carries = carries;
   }
 
@@ -49,10 +45,6 @@ export class PullRequestComment {
 
   get body(): string | undefined {
     return this.#body;
-  }
-
-  async write(report: CommentReport, options: CallOptions = {}): Promise<void> {
-    await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
   }
 
   async writeBody(name: string, body: () => string, options: CallOptions = {}): Promise<void> {
