@@ -35,7 +35,6 @@ export async function markInactive(
       ids.push(...page.map((deployment) => deployment.id));
       return 'more';
     },
-    {},
     maxPages,
   );
   // The failed listing was warned about: nothing is known to mark.
