@@ -4,7 +4,6 @@
  * the 10th is the last warning itself or how many more there were and where.
  */
 
-/** GitHub shows this many warning annotations a step. */
 export const ANNOTATION_LIMIT = 10;
 
 interface AnnotationSink {
@@ -14,14 +13,12 @@ interface AnnotationSink {
 
 export class WarningAnnotations {
   readonly #sink: AnnotationSink;
-  readonly #limit: number;
   #annotated = 0;
   readonly #held: string[] = [];
   #flushed = false;
 
-  constructor(sink: AnnotationSink, limit = ANNOTATION_LIMIT) {
+  constructor(sink: AnnotationSink) {
     this.#sink = sink;
-    this.#limit = limit;
   }
 
   get count(): number {
@@ -29,7 +26,7 @@ export class WarningAnnotations {
   }
 
   warning(message: string): void {
-    if (!this.#flushed && this.#annotated < this.#limit - 1) {
+    if (!this.#flushed && this.#annotated < ANNOTATION_LIMIT - 1) {
       this.#annotated += 1;
       this.#sink.annotate(message);
       return;
@@ -50,7 +47,7 @@ export class WarningAnnotations {
       return;
     }
     this.#sink.annotate(
-      `${this.#held.length} more warnings than GitHub shows here (it shows ${this.#limit} a step): ${where}. The first of them: ${only}`,
+      `${this.#held.length} more warnings than GitHub shows here (it shows ${ANNOTATION_LIMIT} a step): ${where}. The first of them: ${only}`,
     );
   }
 }

@@ -22,8 +22,6 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-export type { AgentOnGitHub, ManifestOnGitHub } from './features/deployment-record.js';
-
 function wanted(
   settings: GitHubSettings,
   manifest: ManifestOnGitHub | undefined,

@@ -41,7 +41,7 @@ export function planHooks(settings: PlanSettings, manifest?: ManifestOnGitHub): 
     const made = new Lazy(() => {
       const api = gitHubApi(settings.token, at, dependencies);
       const where = { repository: at.repository, pullRequest };
-      return { api, comment: new PullRequestComment(api, where, logger, redact, carries) };
+      return { api, comment: new PullRequestComment(api, where, logger, carries) };
     });
     const reports = new Map<string, PlanReport | PlanNotMade>();
     const write = async (keyed: ManifestOnGitHub): Promise<void> => {

@@ -58,7 +58,7 @@ export function retireHooks(settings: GitHubSettings, request?: RetireRequest): 
     const where =
       pullRequest === undefined ? undefined : { repository: at.repository, pullRequest };
     const comment = new Lazy(
-      () => where && new PullRequestComment(made.value, where, logger, redact, carries),
+      () => where && new PullRequestComment(made.value, where, logger, carries),
     );
     const parts = { ...at, logger, redact };
     return {

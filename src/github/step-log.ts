@@ -8,8 +8,8 @@ import type { Logger } from '../common/runtime.js';
 import { logView, waitingLine, type EventView, type RunEvent } from '../run/ports/events.js';
 
 interface GroupWriter {
-  start(name: string): void;
-  end(): void;
+  startGroup(name: string): void;
+  endGroup(): void;
 }
 
 type Held = { level: keyof Logger; message: string };
@@ -26,8 +26,8 @@ export function stepLog(logger: Logger, groups: GroupWriter): EventView {
     const { agent } = event;
     if (agent === undefined) {
       flat(event);
-      if (event.kind === 'phase' && event.grouped) groups.start(event.message);
-      else if (event.kind === 'phase_over' && event.grouped) groups.end();
+      if (event.kind === 'phase' && event.grouped) groups.startGroup(event.message);
+      else if (event.kind === 'phase_over' && event.grouped) groups.endGroup();
       return;
     }
     switch (event.kind) {
@@ -44,9 +44,9 @@ export function stepLog(logger: Logger, groups: GroupWriter): EventView {
         const group = open.get(agent);
         if (group === undefined) return;
         open.delete(agent);
-        groups.start(`[${agent}] ${group.heading}`);
+        groups.startGroup(`[${agent}] ${group.heading}`);
         for (const line of group.lines) logger[line.level](line.message);
-        groups.end();
+        groups.endGroup();
         return;
       }
       default:

@@ -17,11 +17,9 @@ import {
   type InputValues,
 } from '../inputs/declare.js';
 import type { RunDescription } from '../inputs/run-description.js';
-import type { EventView } from '../run/ports/events.js';
 import { paceFrom, shortenedMs } from '../run/ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
-import { proxySettingsFrom, type ProxySettings } from '../service/proxy.js';
-import { loadUndici } from '../service/proxy.js';
+import { loadUndici, proxySettingsFrom, type ProxySettings } from '../service/proxy.js';
 import { renderSummary } from '../views/summary.js';
 import { stepLog } from './step-log.js';
 import { WarningAnnotations } from './annotations.js';
@@ -39,8 +37,8 @@ const OTHER_WARNINGS =
 /** Each line through `redact`: the core's events are redacted where made, the step's own are not. */
 function logger(
   core: typeof Core,
-  redact: (text: string) => string,
   annotations: WarningAnnotations,
+  redact: (text: string) => string = (text) => text,
 ): Logger {
   return {
     info: (message) => core.info(neutraliseCommands(redact(message))),
@@ -51,15 +49,6 @@ function logger(
       if (core.isDebug()) core.debug(redact(message));
     },
   };
-}
-
-function stepViews(
-  core: typeof Core,
-  annotations: WarningAnnotations,
-  outputs: StepOutputs,
-): EventView[] {
-  const log = logger(core, (text) => text, annotations);
-  return [stepLog(log, { start: core.startGroup, end: core.endGroup }), outputs.view];
 }
 
 /** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends the step at once. */
@@ -183,7 +172,7 @@ export async function runStep<D extends Declarations, Request>(
     annotate: (message) => core.warning(message),
     line: (message) => core.info(neutraliseCommands(message)),
   });
-  const log = logger(core, (text) => redactor.redact(text), annotations);
+  const log = logger(core, annotations, (text) => redactor.redact(text));
   const controller = new AbortController();
   const stopListening = onCancel(controller, log);
   const io = (makeHooks: MakeHooks): RunnerIO => {
@@ -202,7 +191,8 @@ export async function runStep<D extends Declarations, Request>(
       mask,
       redact: (text) => redactor.redact(text),
       views: [
-        ...stepViews(core, annotations, outputs),
+        stepLog(logger(core, annotations), core),
+        outputs.view,
         ...(hooks.view === undefined ? [] : [hooks.view]),
       ],
       commitOrder: hooks.commitOrder,

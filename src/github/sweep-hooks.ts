@@ -110,7 +110,7 @@ function sweepOnGitHub(
   const parts = { ...context, logger, redact };
   const comment = (pullRequest: number, carries?: typeof carriesManifestMarker) => {
     const where = { repository: context.repository, pullRequest };
-    return new PullRequestComment(made.value, where, logger, redact, carries);
+    return new PullRequestComment(made.value, where, logger, carries);
   };
   /** A flat preview's comment, made once; none when `pr-comment` is off. */
   const commentOf = (pullRequest: number | undefined): PullRequestComment | undefined => {

@@ -10,7 +10,7 @@ import { marker } from '../../src/github/features/comment-marker.ts';
 import type { RunReport } from '../../src/run/ports/progress.ts';
 import type { GitHubRunContext } from '../../src/github/features/context.ts';
 import { CommitOrders } from '../../src/github/features/commit-order.ts';
-import { DeployReport } from '../../src/github/features/deploy-report.ts';
+import { DeployReport, FLAT_KEY } from '../../src/github/features/deploy-report.ts';
 import { deployHooks } from '../../src/github/deploy-hooks.ts';
 import { gitHubApi, type HookDependencies } from '../../src/github/hooks.ts';
 import { retireHooks } from '../../src/github/retire-hooks.ts';
@@ -113,7 +113,7 @@ describe('deployment record', () => {
     await run(r);
     expect(gh.deployments).toHaveLength(1);
     const record = gh.deployments[0]!;
-    expect(r.report.deploymentId).toBe(record.id);
+    expect(r.report.recordIds.get(FLAT_KEY)).toBe(record.id);
     expect(record).toMatchObject({
       ref: SHA,
       environment: 'preview-pr-7',
@@ -170,7 +170,7 @@ describe('deployment record', () => {
     gh.addToken('narrow', { ...GITHUB_ACTIONS_BOT, permissions: { deployments: 'read' } });
     const r = reporter({}, { token: 'narrow' });
     await run(r);
-    expect(r.report.deploymentId).toBeUndefined();
+    expect(r.report.recordIds.get(FLAT_KEY)).toBeUndefined();
     expect(warnings()).toHaveLength(1);
     expect(warnings()[0]).toContain(
       'POST /repos/acme/agent/deployments: 403 Resource not accessible by integration',
@@ -492,7 +492,7 @@ describe('wiring', () => {
       return import('@actions/github');
     };
     const idle = reporter({}, {}, { apiOptions: { load } });
-    expect(idle.report.deploymentId).toBeUndefined();
+    expect(idle.report.recordIds.get(FLAT_KEY)).toBeUndefined();
     expect(loads).toBe(0);
     await run(reporter({}, {}, { apiOptions: { load } }));
     expect(loads).toBe(1);
@@ -553,7 +553,6 @@ describe('retiring a preview (the retire step)', () => {
       'preview-pr-7',
       { description: 'retired' },
       logger,
-      {},
       1,
     );
     expect(marked).toEqual({ found: 100, inactive: 100, already: 0, more: true });

@@ -151,12 +151,11 @@ export class GitHubApi {
     repo: Repo,
     environment: string,
     visit: (deployments: GitHubDeployment[]) => 'stop' | 'more',
-    options: CallOptions = {},
     maxPages = MAX_DEPLOYMENT_PAGES,
   ): Promise<Result<{ ended: boolean }>> {
     const call = (page: number) =>
       rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-    return this.#walk(call, DeploymentPage, visit, options, maxPages);
+    return this.#walk(call, DeploymentPage, visit, {}, maxPages);
   }
 
   #walk<T extends { id: number }>(

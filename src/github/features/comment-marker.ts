@@ -149,15 +149,7 @@ export function withHealth(cells: string[], health: string | undefined): string[
 export function goneRow(key: string, dashboard: string | undefined, health: boolean): string {
   const where = markdownLink('Dashboard', dashboard);
   const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
-  const cells = [
-    markdownCode(key),
-    '',
-    '',
-    'no longer deployed by this workflow',
-    '',
-    '',
-    runs,
-    '',
-  ];
+  const live = 'no longer deployed by this workflow';
+  const cells = [markdownCode(key), '', '', live, '', '', runs, ''];
   return `| ${withHealth(cells, health ? '' : undefined).join(' | ')} |`;
 }

@@ -213,9 +213,8 @@ function agentRow(state: AgentState, redact: (text: string) => string, health: b
     links.join(' · '),
     failure === undefined ? '' : markdownText(redact(failure), ROW_FAILURE_CHARS),
   ];
-  const write = bodyText(redact);
   const seen = report?.health;
-  const shown = health ? (seen === undefined ? '' : healthCell(seen, write)) : undefined;
+  const shown = health ? (seen === undefined ? '' : healthCell(seen, bodyText(redact))) : undefined;
   return `| ${withHealth(cells, shown).join(' | ')} |`;
 }
 

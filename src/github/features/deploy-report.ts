@@ -9,7 +9,7 @@ import type { GitHubApi } from '../client/api.js';
 import type { CallOptions } from '../client/calls.js';
 import type { Logger } from '../../common/runtime.js';
 import type { RunReport } from '../../run/ports/progress.js';
-import { agentsCommentBody, type AgentState } from './comment.js';
+import { agentsCommentBody, commentBody, type AgentState } from './comment.js';
 import { carriesManifestMarker, carriesMarker, manifestIdentity } from './comment-marker.js';
 import { withRunUrl, type GitHubRunContext } from './context.js';
 import {
@@ -103,16 +103,12 @@ export class DeployReport {
     if (wanted.comment && context.pullRequest !== undefined) {
       const where = { repository: context.repository, pullRequest: context.pullRequest };
       const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
-      this.#comment = new PullRequestComment(api, where, parts.logger, parts.redact, carries);
+      this.#comment = new PullRequestComment(api, where, parts.logger, carries);
     }
   }
 
   get recordIds(): ReadonlyMap<string, number> {
     return this.#ids;
-  }
-
-  get deploymentId(): number | undefined {
-    return this.#ids.get(FLAT_KEY);
   }
 
   /** Its record starts once each of its agents' deployment is found or created. */
@@ -249,7 +245,9 @@ export class DeployReport {
     if (comment === undefined) return;
     if (this.#layout === 'flat') {
       const report = this.#states.get(FLAT_KEY)?.report;
-      if (report !== undefined) await comment.write(withRunUrl(report, this.#runUrl), options);
+      if (report === undefined) return;
+      const body = () => commentBody(withRunUrl(report, this.#runUrl), this.#parts.redact);
+      await comment.writeBody(report.name, body, options);
       return;
     }
     // In the manifest's order: each agent's state was set, in it, when the report was made.

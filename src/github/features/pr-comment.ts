@@ -8,8 +8,8 @@ import type { Repo } from '../client/requests.js';
 import type { IssueComment } from '../client/responses.js';
 import type { CallOptions } from '../client/calls.js';
 import { MAX_COMMENT_PAGES, PER_PAGE } from '../client/pages.js';
-import { commentBody, type CommentReport } from './comment.js';
 import { carriesMarker, isOwnComment } from './comment-marker.js';
+import { sameRetiredBody } from './retire-comment.js';
 import type { Logger } from '../../common/runtime.js';
 
 const MAX_WRITES = 2;
@@ -18,7 +18,6 @@ export class PullRequestComment {
   readonly #api: GitHubApi;
   readonly #context: { repository: Repo; pullRequest: number };
   readonly #logger: Logger;
-  readonly #redact: (text: string) => string;
   #commentId: number | undefined;
   #body: string | undefined;
   #writes = 0;
@@ -32,13 +31,11 @@ export class PullRequestComment {
     api: GitHubApi,
     context: { repository: Repo; pullRequest: number },
     logger: Logger,
-    redact: (text: string) => string,
     carries: (body: string | null | undefined, name: string) => boolean = carriesMarker,
   ) {
     this.#api = api;
     this.#context = context;
     this.#logger = logger;
-    this.#redact = redact;
     this.#carries = carries;
   }
 
@@ -50,10 +47,6 @@ export class PullRequestComment {
     return this.#body;
   }
 
-  async write(report: CommentReport, options: CallOptions = {}): Promise<void> {
-    await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
-  }
-
   async writeBody(name: string, body: () => string, options: CallOptions = {}): Promise<void> {
     if (await this.#located(name, options)) await this.#write(body, options);
   }
@@ -62,14 +55,12 @@ export class PullRequestComment {
   async rewrite(
     name: string,
     body: () => string,
-    options: CallOptions = {},
-    same: (current: string, next: string) => boolean = (current, next) => current === next,
   ): Promise<'rewritten' | 'unchanged' | 'none' | 'failed'> {
-    if (!(await this.#located(name, options))) return 'failed';
+    if (!(await this.#located(name, {}))) return 'failed';
     if (this.#commentId === undefined) return 'none';
     const next = body();
-    if (this.#body !== undefined && same(this.#body, next)) return 'unchanged';
-    return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
+    if (this.#body !== undefined && sameRetiredBody(this.#body, next)) return 'unchanged';
+    return (await this.#write(() => next, {})) ? 'rewritten' : 'failed';
   }
 
   /** False when no write can be made this run. */

@@ -22,7 +22,7 @@ import {
 } from './comment-marker.js';
 
 export interface RetiredComment extends RetireReport {
-  pullRequestState?: 'merged' | 'closed' | 'open';
+  pullRequestState?: 'merged' | 'closed' | 'open' | undefined;
   runUrl?: string;
 }
 
@@ -70,9 +70,7 @@ export function retiredCommentBody(
   } else {
     lines.push(...severalDeployments(deployments, redact));
   }
-  const run = markdownLink('Workflow run', comment.runUrl);
-  if (run !== undefined) lines.push('', run);
-  return `${lines.join('\n')}\n`;
+  return `${[...lines, ...runTail(comment.runUrl)].join('\n')}\n`;
 }
 
 function deleteIt({ deployment, dashboardUrl }: RetiredDeployment, redact: Redact): string {

@@ -7,7 +7,6 @@
  */
 import type { GitHubApi } from '../client/api.js';
 import type { DeploymentStatusRequest, Repo } from '../client/requests.js';
-import type { CallOptions } from '../client/calls.js';
 import { MAX_DEPLOYMENT_PAGES, PER_PAGE } from '../client/pages.js';
 import type { Logger } from '../../common/runtime.js';
 
@@ -26,7 +25,6 @@ export async function markInactive(
   environment: string,
   status: Omit<DeploymentStatusRequest, 'state'>,
   logger: Logger,
-  options: CallOptions = {},
   maxPages = MAX_DEPLOYMENT_PAGES,
 ): Promise<RecordsRetired> {
   const ids: number[] = [];
@@ -37,7 +35,6 @@ export async function markInactive(
       ids.push(...page.map((deployment) => deployment.id));
       return 'more';
     },
-    options,
     maxPages,
   );
   // The failed listing was warned about: nothing is known to mark.
@@ -46,13 +43,13 @@ export async function markInactive(
   let inactive = 0;
   let already = 0;
   for (const id of ids) {
-    const latest = await api.latestStatus(repository, id, options);
+    const latest = await api.latestStatus(repository, id);
     if (!latest.ok) break;
     if (latest.value === 'inactive') {
       already += 1;
       continue;
     }
-    const marked = await api.createDeploymentStatus(repository, id, body, options);
+    const marked = await api.createDeploymentStatus(repository, id, body);
     if (!marked.ok) break;
     inactive += 1;
   }

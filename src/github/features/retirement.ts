@@ -17,11 +17,11 @@ import {
 } from './deployment-record.js';
 import type { PullRequestComment } from './pr-comment.js';
 import { withRunUrl } from './context.js';
-import { retiredCommentBody, retiredManifestBody, sameRetiredBody } from './retire-comment.js';
+import { retiredCommentBody, retiredManifestBody } from './retire-comment.js';
 import { markInactive, type RecordsRetired } from './retire-records.js';
 
 interface RetireTarget {
-  /** Whose deployments are marked inactive; none when empty. */
+  /** Whose deployments are marked inactive, none when empty; a manifest's agent's own overrides it. */
   environment: string;
   /** Undefined: none is asked for. */
   comment: PullRequestComment | undefined;
@@ -41,13 +41,14 @@ export async function retirePreview(
   target: RetireTarget,
   parts: RetireParts,
 ): Promise<Retirement> {
-  const [records, comment] = await Promise.all([
-    target.environment === '' ? undefined : markRecords(api, report, target.environment, parts),
-    target.comment === undefined
-      ? ('skipped' as const)
-      : rewriteComment(target.comment, report, target.pullRequestState, parts),
+  const { environment, comment, pullRequestState } = target;
+  const body = () =>
+    retiredCommentBody(withRunUrl({ ...report, pullRequestState }, parts.runUrl), parts.redact);
+  const [records, rewritten] = await Promise.all([
+    environment === '' ? undefined : markRecords(api, report, environment, parts),
+    comment === undefined ? ('skipped' as const) : comment.rewrite(report.name, body),
   ]);
-  return retirementOf(target.environment, records, comment);
+  return retirementOf(environment, records, rewritten);
 }
 
 function retirementOf(
@@ -74,47 +75,27 @@ function markRecords(
   api: GitHubApi,
   report: RetireReport,
   environment: string,
-  { repository, runUrl, logger, redact }: RetireParts,
+  parts: RetireParts,
 ): Promise<RecordsRetired> {
   const count = report.deployments.length;
   const still =
     count === 1 ? 'its deployment still exists' : `its ${count} deployments still exist`;
   const what = count === 0 ? '' : `; ${still} in the service`;
-  return markInactive(
-    api,
-    repository,
-    environment,
-    {
-      description: description(redact(`${report.name}: preview retired${what}`)),
-      ...(runUrl === undefined ? {} : { log_url: runUrl }),
-    },
-    logger,
-  );
+  return markAll(api, environment, `${report.name}: preview retired${what}`, parts);
 }
 
-function rewriteComment(
-  comment: PullRequestComment,
-  report: RetireReport,
-  pullRequestState: RetireTarget['pullRequestState'],
-  { runUrl, redact }: RetireParts,
-): Promise<Retirement['comment']> {
-  const body = () =>
-    retiredCommentBody(
-      withRunUrl(
-        { ...report, ...(pullRequestState === undefined ? {} : { pullRequestState }) },
-        runUrl,
-      ),
-      redact,
-    );
-  return comment.rewrite(report.name, body, {}, sameRetiredBody);
+/** `environment`'s deployments marked inactive, `text` their status's description. */
+function markAll(api: GitHubApi, environment: string, text: string, parts: RetireParts) {
+  const { repository, runUrl, logger, redact } = parts;
+  const status = {
+    description: description(redact(text)),
+    ...(runUrl === undefined ? {} : { log_url: runUrl }),
+  };
+  return markInactive(api, repository, environment, status, logger);
 }
 
-interface ManifestTarget {
+interface ManifestTarget extends RetireTarget {
   manifest: ManifestOnGitHub;
-  /** The step's `environment`, which an agent's own overrides. */
-  environment: string;
-  comment: PullRequestComment | undefined;
-  pullRequestState?: RetireTarget['pullRequestState'];
 }
 
 /** Every environment of an agent looked up, one after the other. */
@@ -122,7 +103,7 @@ async function markEnvironments(
   api: GitHubApi,
   target: ManifestTarget,
   looked: ReadonlySet<string>,
-  { repository, runUrl, logger, redact }: RetireParts,
+  parts: RetireParts,
 ): Promise<Map<string, RecordsRetired>> {
   const marked = new Map<string, RecordsRetired>();
   for (const [environment, agents] of recordGroups(target.manifest, target.environment)) {
@@ -132,11 +113,8 @@ async function markEnvironments(
       agents.length === 1 && one !== undefined
         ? `${one.deploymentName}: preview retired`
         : `${agents.length} agents: previews retired`;
-    const status = {
-      description: description(redact(`${what}; see the pull request's comment`)),
-      ...(runUrl === undefined ? {} : { log_url: runUrl }),
-    };
-    marked.set(environment, await markInactive(api, repository, environment, status, logger));
+    const text = `${what}; see the pull request's comment`;
+    marked.set(environment, await markAll(api, environment, text, parts));
   }
   return marked;
 }
@@ -153,21 +131,17 @@ export async function retireManifest(
     markEnvironments(api, target, looked, parts),
     comment === undefined
       ? ('skipped' as const)
-      : comment.rewrite(
-          manifestIdentity(manifest),
-          () =>
-            retiredManifestBody(
-              {
-                manifest,
-                reports,
-                pullRequestState: target.pullRequestState,
-                runUrl: parts.runUrl,
-              },
-              comment.body,
-              parts.redact,
-            ),
-          {},
-          sameRetiredBody,
+      : comment.rewrite(manifestIdentity(manifest), () =>
+          retiredManifestBody(
+            {
+              manifest,
+              reports,
+              pullRequestState: target.pullRequestState,
+              runUrl: parts.runUrl,
+            },
+            comment.body,
+            parts.redact,
+          ),
         ),
   ]);
   const retirements = new Map<string, Retirement>();

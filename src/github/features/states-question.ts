@@ -8,7 +8,6 @@ import { ActionError } from '../../common/errors.js';
 import type { PullRequestState } from '../../run/ports/progress.js';
 import type { GitHubApi } from '../client/api.js';
 import type { Repo } from '../client/requests.js';
-import type { CallOptions } from '../client/calls.js';
 import { invalidQueryLine, requiredFailureLine } from '../client/failures.js';
 import { PULL_REQUEST_STATES } from '../client/routes.js';
 
@@ -17,9 +16,8 @@ export async function askPullRequestStates(
   api: GitHubApi,
   repository: Repo,
   numbers: readonly number[],
-  options: CallOptions = {},
 ): Promise<Map<number, PullRequestState>> {
-  const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
+  const asked = await api.pullRequestStates(repository, numbers, { silent: true });
   if (!asked.ok) {
     const { purpose, permission } = PULL_REQUEST_STATES;
     const { failure } = asked;
