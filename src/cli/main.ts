@@ -40,8 +40,6 @@ import { outputsJson, OutputsSeen } from './outputs.js';
 import { eventStream, openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 
-export { EXIT, type CliWorld } from './world.js';
-
 type CommandRequest =
   | { command: 'deploy'; asked: DeployRequest }
   | { command: 'status'; asked: StatusAsked }
@@ -94,26 +92,9 @@ function writeFiles(
   world: CliWorld,
   { log, redact, warn }: Session,
 ): string[] {
-  const files: [string, string | undefined, () => string][] = [
-    [
-      '--dotenv',
-      request.dotenv,
-      () => {
-        const { text, skipped } = seen.dotenv(request.dotenvMaxKeys);
-        for (const { variable, reason } of skipped)
-          warn(`${variable} is left out of --dotenv: ${reason}`);
-        return text;
-      },
-    ],
-    [
-      '--summary',
-      request.summary,
-      () => (summary === undefined ? '' : redact(renderSummary(summary, redact))),
-    ],
-  ];
   const failures: string[] = [];
-  for (const [option, path, text] of files) {
-    if (path === undefined) continue;
+  const write = (option: string, path: string | undefined, text: () => string) => {
+    if (path === undefined) return;
     try {
       world.writeFile(path, text());
     } catch (error) {
@@ -121,7 +102,16 @@ function writeFiles(
       log.error(redact(failure));
       failures.push(failure);
     }
-  }
+  };
+  write('--dotenv', request.dotenv, () => {
+    const { text, skipped } = seen.dotenv(request.dotenvMaxKeys);
+    for (const { variable, reason } of skipped)
+      warn(`${variable} is left out of --dotenv: ${reason}`);
+    return text;
+  });
+  write('--summary', request.summary, () =>
+    summary === undefined ? '' : redact(renderSummary(summary, redact)),
+  );
   return failures;
 }
 

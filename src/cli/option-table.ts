@@ -1,9 +1,8 @@
 /**
- * The command's options, generated from the declared inputs: each input is
- * `--name`, `DEPLOY_NAME`, its default and action.yml's description, so the
- * action, the command and the help cannot disagree. Hand-written: the flags,
- * and the secrets, which never sit on a command line (`INPUT_SHAPES`). Also
- * the commands, what one option is, and the options refused on purpose.
+ * The command's options, generated from the declared inputs (`--name`, `DEPLOY_NAME`, its default
+ * and action.yml's description), so the action, the command and the help cannot disagree.
+ * Hand-written: the flags, the secrets' options (never a value on a command line), the commands,
+ * what one option is, and the options refused on purpose.
  */
 import type { InputDefault } from '../inputs/declare.js';
 import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/core-inputs.js';
