@@ -197,11 +197,7 @@ export function describeCiRun(env: Environment, cwd: string): CiRun {
     return { where: 'a terminal', head: none(`${cwd} is not in a git checkout`) };
   }
   const origin = originRepository(env, cwd);
-  const checkout = {
-    where,
-    commit: answer.commit,
-    ...(origin === undefined ? {} : { slug: origin.slug, host: origin.host }),
-  };
+  const checkout = { where, commit: answer.commit, ...origin };
   if (answer.branch === undefined || answer.branch === 'HEAD') {
     return { ...checkout, head: none('the git checkout is on no branch (a detached HEAD)') };
   }

@@ -69,13 +69,6 @@ function runCommandRequest({ command, asked }: CommandRequest, io: RunnerIO): Pr
   return command === 'status' ? runStatus(asked, io) : runDeploy(asked, io);
 }
 
-/** The commit a deploy was given (`--commit SHA`), which it targets whatever the checkout's head. */
-function givenCommit(prepared: CommandRequest): string | undefined {
-  if (prepared.command !== 'deploy') return undefined;
-  const commit = prepared.asked.agents[0]?.spec.commit;
-  return commit?.kind === 'sha' ? commit.sha : undefined;
-}
-
 /** Why a file could not be written: the system's reason (`illegal operation on a directory (EISDIR)`), no stack. */
 function writeFailure(option: string, path: string, error: unknown): string {
   const { code, errno } = (error ?? {}) as NodeJS.ErrnoException;
@@ -194,7 +187,11 @@ async function runRequest(
     if (prepared.command !== 'plan') seen.expectAgents();
     log.expectAgents(manifest.agents.length);
   }
-  if (command === 'deploy') log.info(describeRun(ci, givenCommit(prepared)));
+  if (prepared.command === 'deploy') {
+    // A commit given (`--commit SHA`) is the target whatever the checkout's head.
+    const commit = prepared.asked.agents[0]?.spec.commit;
+    log.info(describeRun(ci, commit?.kind === 'sha' ? commit.sha : undefined));
+  }
   const outcome = await session.interruptible(
     () => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)),
     quitting,

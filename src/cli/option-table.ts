@@ -204,13 +204,12 @@ function ownOptions<K extends PlanOwnInput | ListOwnInput>(
 ): OptionSpec[] {
   return (Object.keys(inputs) as K[]).map((input) => {
     const flag = input === 'all';
-    const excludes = LIST_EXCLUDES[input as ListOwnInput];
     return {
       option: input,
       type: flag ? 'boolean' : 'string',
       ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input as ListOwnInput] ?? 'VALUE' }),
       variable: variableOf(input),
-      ...(excludes === undefined ? {} : { excludes }),
+      excludes: LIST_EXCLUDES[input as ListOwnInput],
       defaultText: shownDefault(inputs[input].default),
       description: descriptions[input],
       commands: [command],
