@@ -137,11 +137,10 @@ const CORRECTIONS: Record<string, (answer: EnvCiAnswer, env: Environment) => Can
         }
       : { ...candidate, sha };
   },
-  buildkite: (answer, env) => {
-    const candidate = generic(answer);
-    const fork = slugOfGitUrl(nonEmpty(env.BUILDKITE_PULL_REQUEST_REPO));
-    return fork === undefined ? candidate : { ...candidate, repository: fork };
-  },
+  buildkite: (answer, env) => ({
+    ...generic(answer),
+    repository: slugOfGitUrl(env.BUILDKITE_PULL_REQUEST_REPO),
+  }),
 };
 
 /** The project slug where env-ci has none. */
