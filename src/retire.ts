@@ -1,7 +1,4 @@
-/**
- * The retire step (retire/action.yml): a closed pull request's previews marked inactive on
- * GitHub; the action never deletes a deployment. An entry like src/main.ts.
- */
+/** The retire step (retire/action.yml): a closed pull request's previews marked inactive on GitHub, never deleted. An entry like src/main.ts. */
 import { COMMENT_INPUTS, GITHUB_INPUTS } from './github/inputs.js';
 import { retireHooks } from './github/retire-hooks.js';
 import { runStep } from './github/step.js';

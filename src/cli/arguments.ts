@@ -54,8 +54,8 @@ const HELP = ['--help', '-h', 'help'];
 
 const EVENTS_VARIABLE = variableOf('events');
 
-function readEventsFlag(given: Given, env: Environment, problems: string[]): boolean {
-  if (given.has('events')) return true;
+function readEventsFlag(flag: boolean, env: Environment, problems: string[]): boolean {
+  if (flag) return true;
   const text = env[EVENTS_VARIABLE] ?? '';
   if (text === '') return false;
   try {
@@ -73,12 +73,8 @@ export function wantsEvents(args: readonly string[], env: Environment): boolean 
   if (isCommand(command) && !isRunCommand(command)) return false;
   const end = args.indexOf('--');
   const options = end < 0 ? args : args.slice(0, end);
-  if (options.some((arg) => arg === '--events' || arg.startsWith('--events='))) return true;
-  try {
-    return parseBoolean(env[EVENTS_VARIABLE] ?? '');
-  } catch {
-    return false;
-  }
+  const flag = options.some((arg) => arg === '--events' || arg.startsWith('--events='));
+  return readEventsFlag(flag, env, []);
 }
 
 /** More variables than any report holds. */
@@ -128,7 +124,7 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
   const reading = new Reading(sources);
   const given = readTokens(rest, first, table, reading.problems);
   if (given.has('help')) return { kind: 'help', command: first };
-  const events = readEventsFlag(given, sources.env, reading.problems);
+  const events = readEventsFlag(given.has('events'), sources.env, reading.problems);
   if (events && given.has('json')) {
     const origin = given.has('events') ? '--events' : `${EVENTS_VARIABLE} (true)`;
     reading.problems.push(

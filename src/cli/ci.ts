@@ -137,11 +137,10 @@ const CORRECTIONS: Record<string, (answer: EnvCiAnswer, env: Environment) => Can
         }
       : { ...candidate, sha };
   },
-  buildkite: (answer, env) => {
-    const candidate = generic(answer);
-    const fork = slugOfGitUrl(nonEmpty(env.BUILDKITE_PULL_REQUEST_REPO));
-    return fork === undefined ? candidate : { ...candidate, repository: fork };
-  },
+  buildkite: (answer, env) => ({
+    ...generic(answer),
+    repository: slugOfGitUrl(env.BUILDKITE_PULL_REQUEST_REPO),
+  }),
 };
 
 /** The project slug where env-ci has none. */
@@ -197,11 +196,7 @@ export function describeCiRun(env: Environment, cwd: string): CiRun {
     return { where: 'a terminal', head: none(`${cwd} is not in a git checkout`) };
   }
   const origin = originRepository(env, cwd);
-  const checkout = {
-    where,
-    commit: answer.commit,
-    ...(origin === undefined ? {} : { slug: origin.slug, host: origin.host }),
-  };
+  const checkout = { where, commit: answer.commit, ...origin };
   if (answer.branch === undefined || answer.branch === 'HEAD') {
     return { ...checkout, head: none('the git checkout is on no branch (a detached HEAD)') };
   }

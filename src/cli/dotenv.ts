@@ -28,12 +28,6 @@ export interface DotenvLeftOut {
   reason: string;
 }
 
-function pastTheCount(maxKeys: number): string {
-  return maxKeys === DOTENV_LIMIT_VARIABLES
-    ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
-    : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
-}
-
 /**
  * `variables`, most important first, as GitLab reads them back: no empty
  * value (unset reads the same); past `maxKeys` the last go; past 5 KB the
@@ -51,9 +45,11 @@ export function dotenvReport(
     if (refusal === undefined) lines.push([variable, `${variable}=${value}\n`]);
     else skipped.push({ variable, reason: refusal });
   }
-  for (const [variable] of lines.splice(maxKeys)) {
-    skipped.push({ variable, reason: pastTheCount(maxKeys) });
-  }
+  const pastTheCount =
+    maxKeys === DOTENV_LIMIT_VARIABLES
+      ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
+      : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
+  for (const [variable] of lines.splice(maxKeys)) skipped.push({ variable, reason: pastTheCount });
   const joined = () => lines.map(([, line]) => line).join('');
   let text = joined();
   while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {

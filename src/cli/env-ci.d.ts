@@ -7,12 +7,9 @@ declare module 'env-ci' {
     commit?: string;
     branch?: string;
     tag?: string;
-    pr?: string | number;
     isPr?: boolean;
     prBranch?: string;
     slug?: string;
-    root?: string;
-    buildUrl?: string;
   }
   export default function envCi(options?: {
     env?: Record<string, string | undefined>;

@@ -40,10 +40,6 @@ interface Wait {
 
 const ONE = '';
 
-function agentField(agent: string | undefined): { agent?: string } {
-  return agent === undefined ? {} : { agent };
-}
-
 export class EventStream {
   readonly #options: EventStreamOptions;
   readonly #wallTime: () => number;
@@ -69,7 +65,7 @@ export class EventStream {
     if (wait.timer !== undefined) clearTimeout(wait.timer);
     wait.timer = setTimeout(() => {
       this.#line('heartbeat', {
-        ...agentField(agent),
+        ...(agent === undefined ? {} : { agent }),
         elapsed_s: Math.round((performance.now() - wait.since) / 100) / 10,
         waiting_for: this.#options.redact(wait.waitingFor),
       });
@@ -87,7 +83,7 @@ export class EventStream {
 
   readonly sink = (event: RunEvent): void => {
     const { agent } = event;
-    const tagged = agentField(agent);
+    const tagged = agent === undefined ? {} : { agent };
     switch (event.kind) {
       case 'log':
         if (event.level === 'warning') this.#line('warn', { ...tagged, message: event.message });

@@ -73,23 +73,21 @@ function cutToFit(shown: readonly Shown[], columns: readonly Shown[], width: num
 function fit(shown: Shown[], width: number): Shown[] {
   const full = shown.map((each) => each.width);
   const leaving = byCutRank(shown);
+  let kept = shown;
   for (let left = 0; left <= leaving.length; left += 1) {
-    const kept = shown.filter((each) => !leaving.slice(0, left).includes(each));
+    kept = shown.filter((each) => !leaving.slice(0, left).includes(each));
     kept.forEach((each) => {
       each.width = full[shown.indexOf(each)] ?? 0;
     });
     cutToFit(kept, byCutRank(kept), width);
     if (totalWidth(kept) <= width) return kept;
-    if (left === leaving.length) {
-      cutToFit(
-        kept,
-        kept.filter((each) => each.cutRank === 'middle'),
-        width,
-      );
-      return kept;
-    }
   }
-  return shown;
+  cutToFit(
+    kept,
+    kept.filter((each) => each.cutRank === 'middle'),
+    width,
+  );
+  return kept;
 }
 
 /** A table at most `width` screen columns wide: a column no item fills is left out, the others `fit`. */

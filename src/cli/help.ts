@@ -75,9 +75,8 @@ export function actionDescriptions(actionYml: string): Descriptions {
 }
 
 export function commandHelp(command: Command, descriptions: Descriptions = {}): string {
-  const table: readonly OptionSpec[] = optionTable(descriptions);
   const { usage, does } = ABOUT[command];
-  const options = table.filter((spec) => spec.commands.includes(command));
+  const options = optionTable(descriptions).filter((spec) => spec.commands.includes(command));
   return [
     `Usage: ${usage}`,
     '',

@@ -13,9 +13,8 @@ const PACKAGE_DIR = [dirname(fileURLToPath(import.meta.url)), '..'].join(sep);
 function version(): string {
   try {
     const file = [PACKAGE_DIR, 'package.json'].join(sep);
-    const manifest: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    const found = (manifest as { version?: unknown }).version;
-    return typeof found === 'string' ? found : 'unknown';
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
+    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
   } catch {
     return 'unknown';
   }

@@ -118,7 +118,6 @@ export class StderrLog {
   }
 
   info(message: string): void {
-    // The wait is over (or never began): the live line gives way for good.
     this.#live.drop(ONE_DEPLOYMENT);
     this.#write('info', message);
   }

@@ -40,8 +40,6 @@ import { outputsJson, OutputsSeen } from './outputs.js';
 import { eventStream, openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 
-export { EXIT, type CliWorld } from './world.js';
-
 type CommandRequest =
   | { command: 'deploy'; asked: DeployRequest }
   | { command: 'status'; asked: StatusAsked }
@@ -71,13 +69,6 @@ function runCommandRequest({ command, asked }: CommandRequest, io: RunnerIO): Pr
   return command === 'status' ? runStatus(asked, io) : runDeploy(asked, io);
 }
 
-/** The commit a deploy was given (`--commit SHA`), which it targets whatever the checkout's head. */
-function givenCommit(prepared: CommandRequest): string | undefined {
-  if (prepared.command !== 'deploy') return undefined;
-  const commit = prepared.asked.agents[0]?.spec.commit;
-  return commit?.kind === 'sha' ? commit.sha : undefined;
-}
-
 /** Why a file could not be written: the system's reason (`illegal operation on a directory (EISDIR)`), no stack. */
 function writeFailure(option: string, path: string, error: unknown): string {
   const { code, errno } = (error ?? {}) as NodeJS.ErrnoException;
@@ -94,26 +85,9 @@ function writeFiles(
   world: CliWorld,
   { log, redact, warn }: Session,
 ): string[] {
-  const files: [string, string | undefined, () => string][] = [
-    [
-      '--dotenv',
-      request.dotenv,
-      () => {
-        const { text, skipped } = seen.dotenv(request.dotenvMaxKeys);
-        for (const { variable, reason } of skipped)
-          warn(`${variable} is left out of --dotenv: ${reason}`);
-        return text;
-      },
-    ],
-    [
-      '--summary',
-      request.summary,
-      () => (summary === undefined ? '' : redact(renderSummary(summary, redact))),
-    ],
-  ];
   const failures: string[] = [];
-  for (const [option, path, text] of files) {
-    if (path === undefined) continue;
+  const write = (option: string, path: string | undefined, text: () => string) => {
+    if (path === undefined) return;
     try {
       world.writeFile(path, text());
     } catch (error) {
@@ -121,7 +95,16 @@ function writeFiles(
       log.error(redact(failure));
       failures.push(failure);
     }
-  }
+  };
+  write('--dotenv', request.dotenv, () => {
+    const { text, skipped } = seen.dotenv(request.dotenvMaxKeys);
+    for (const { variable, reason } of skipped)
+      warn(`${variable} is left out of --dotenv: ${reason}`);
+    return text;
+  });
+  write('--summary', request.summary, () =>
+    summary === undefined ? '' : redact(renderSummary(summary, redact)),
+  );
   return failures;
 }
 
@@ -204,7 +187,11 @@ async function runRequest(
     if (prepared.command !== 'plan') seen.expectAgents();
     log.expectAgents(manifest.agents.length);
   }
-  if (command === 'deploy') log.info(describeRun(ci, givenCommit(prepared)));
+  if (prepared.command === 'deploy') {
+    // A commit given (`--commit SHA`) is the target whatever the checkout's head.
+    const commit = prepared.asked.agents[0]?.spec.commit;
+    log.info(describeRun(ci, commit?.kind === 'sha' ? commit.sha : undefined));
+  }
   const outcome = await session.interruptible(
     () => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)),
     quitting,

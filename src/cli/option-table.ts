@@ -1,9 +1,8 @@
 /**
- * The command's options, generated from the declared inputs: each input is
- * `--name`, `DEPLOY_NAME`, its default and action.yml's description, so the
- * action, the command and the help cannot disagree. Hand-written: the flags,
- * and the secrets, which never sit on a command line (`INPUT_SHAPES`). Also
- * the commands, what one option is, and the options refused on purpose.
+ * The command's options, generated from the declared inputs (`--name`, `DEPLOY_NAME`, its default
+ * and action.yml's description), so the action, the command and the help cannot disagree.
+ * Hand-written: the flags, the secrets' options (never a value on a command line), the commands,
+ * what one option is, and the options refused on purpose.
  */
 import type { InputDefault } from '../inputs/declare.js';
 import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/core-inputs.js';
@@ -205,13 +204,12 @@ function ownOptions<K extends PlanOwnInput | ListOwnInput>(
 ): OptionSpec[] {
   return (Object.keys(inputs) as K[]).map((input) => {
     const flag = input === 'all';
-    const excludes = LIST_EXCLUDES[input as ListOwnInput];
     return {
       option: input,
       type: flag ? 'boolean' : 'string',
       ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input as ListOwnInput] ?? 'VALUE' }),
       variable: variableOf(input),
-      ...(excludes === undefined ? {} : { excludes }),
+      excludes: LIST_EXCLUDES[input as ListOwnInput],
       defaultText: shownDefault(inputs[input].default),
       description: descriptions[input],
       commands: [command],

@@ -122,10 +122,10 @@ export function readInputs(
         }
         break;
       }
-      case 'secret':
-        readSecretOptions(given, table, reading);
+      case 'secrets-file':
+        readSecretOptions(given, variable, reading);
         break;
-      case 'secrets-file': // Read with `--secret`, as one list.
+      case 'secret': // Read with `--secrets-file`, as one list.
       case 'output':
         break;
     }
@@ -170,11 +170,9 @@ function readHeaderOptions(
 }
 
 /** `--secrets-file`, then each `--secret NAME`, as one JSON object; else `DEPLOY_SECRETS`. */
-function readSecretOptions(given: Given, table: readonly OptionSpec[], reading: Reading): void {
-  const fileSpec = table.find((spec) => spec.role.kind === 'secrets-file');
+function readSecretOptions(given: Given, variable: string | undefined, reading: Reading): void {
   const path = given.get('secrets-file')?.values[0];
   const names = given.get('secret')?.values ?? [];
-  const variable = fileSpec?.variable;
   if (path === undefined && names.length === 0) {
     const text = variable === undefined ? undefined : reading.sources.env[variable];
     if (text !== undefined && variable !== undefined) {

@@ -1,13 +1,8 @@
 /**
- * What a run writes for machines outside GitHub: one JSON object (`--json`)
- * and `KEY=value` lines for GitLab's dotenv report (`--dotenv`), from a row
- * of outputs a deployment (or plan), flat for a run of one, keyed by agent
- * for a manifest. A manifest's report puts the most useful variables first,
- * so that GitLab's limit on their number cuts the least useful. The values
- * arrive redacted by structure (every secret value in `deployment` and
- * `drift` is `***`); nothing here redacts by substring, so that a secret
- * `true` cannot turn `created` into `***`. `OutputsSeen` keeps what a run has
- * made known so far, from its events.
+ * What a run writes for machines outside GitHub: `--json` and GitLab's dotenv report (`--dotenv`),
+ * from a row of outputs a deployment (or plan), flat for a run of one, keyed by agent for a
+ * manifest. The values arrive redacted by structure (every secret value in `deployment` and `drift`
+ * is `***`); nothing here redacts by substring, so a secret `true` cannot turn `created` into `***`.
  */
 import { keyedPlanOutputs, planEntry, plansByKey } from '../run/decisions/plan-outputs.js';
 import { manifestLiveness, outputsOf, redactDeployment } from '../run/decisions/report.js';
