@@ -167,12 +167,5 @@ export function buildFamily<C extends z.core.$strict | z.core.$loose>(object: Ob
     secret_references: z.array(SecretReference).nullish(),
   });
 
-  return {
-    ResourceSpec,
-    SourceConfig,
-    SourceRevisionConfig,
-    Secret,
-    SecretReference,
-    Deployment,
-  };
+  return { SourceConfig, SourceRevisionConfig, SecretReference, Deployment };
 }
