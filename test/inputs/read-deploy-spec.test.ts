@@ -8,7 +8,6 @@
 import { describe, expect, it } from 'vitest';
 import { declarationsSchema } from '../../src/inputs/declare.ts';
 import { INPUTS, INPUT_NAMES, SENSITIVE_INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
-import { readDeploySpec } from '../../src/inputs/build-deploy-spec.ts';
 import { InputError } from '../../src/inputs/errors.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import {
@@ -18,6 +17,7 @@ import {
   SECRET,
   narrow,
   planReader,
+  readDeploySpec,
   temporaryWorkspace,
 } from '../support/plan-inputs.ts';
 
