@@ -2,7 +2,7 @@
 import { parseConfig } from './config.js';
 import { parseDashboardUrl } from './dashboard-url.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
-import { parseHealthCheck } from './health-check.js';
+import { parseHealthCheck } from './health-inputs.js';
 import { parseImageReference } from './image-reference.js';
 import { input, namesOf, sensitiveNames, type InputValues } from './declare.js';
 import { parseManifest } from './manifest.js';
