@@ -1,7 +1,4 @@
-/**
- * The one definition of the service's nested resources, and the field kinds it is written
- * with (schemas.ts builds it twice: strict for what the action sends, loose for answers).
- */
+/** The one definition of the service's nested resources and its field kinds, built twice in schemas.ts. */
 import { z } from 'zod';
 
 /** An object whose inner structure the service interface does not show: anything goes. */

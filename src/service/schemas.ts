@@ -26,11 +26,7 @@ export const STATUSES = [
 ] as const;
 export const DeploymentStatusSchema = z.lazy(() => z.enum(STATUSES));
 
-/**
- * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
- * schemas take any string, since the service adds types (`serverless`); an unknown one is
- * sent as given, with one warning.
- */
+/** The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`). */
 export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
 /** The service's enums are known lists, not walls: an unknown value is passed on with one warning. */
