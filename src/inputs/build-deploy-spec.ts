@@ -1,16 +1,16 @@
 /** `config` merged under the explicit inputs, and every check across inputs reported together. */
 import { commitRequest } from './commit.js';
-import { INPUTS, type InputName, type ParsedInputs } from './core-inputs.js';
-import { given, readInputs, type InputReader } from './declare.js';
+import type { ParsedInputs } from './core-inputs.js';
+import { given } from './declare.js';
 import { InputError, Invalid, type InputProblem } from './errors.js';
 import { parseImageReference } from './image-reference.js';
 import type { DeploySpec, DeploySpecCommon, SourceFields } from './deploy-spec.js';
 import { healthProblems, healthRequest, healthSensitiveValues } from './health-inputs.js';
 import { wordsOf, type RunDescription } from './run-description.js';
 import { accessProblems, serviceAccess } from './service-access.js';
-import { unknownValueWarning } from '../service/schemas.js';
 import {
   DEPLOYMENT_TYPES,
+  unknownValueWarning,
   type SecretReference,
   type SourceConfigRequest,
   type SourceRevisionConfigRequest,
@@ -185,9 +185,4 @@ export function buildDeploySpec(inputs: ParsedInputs, run: RunDescription): Depl
   if (Array.isArray(fields)) throw new InputError([...problems, ...fields]);
   if (problems.length > 0) throw new InputError(problems);
   return { ...commonFields(inputs, wanted, fields, run), ...fields };
-}
-
-/** Throws an `InputError`: every input wrong on its own, else every one that does not fit the others. */
-export function readDeploySpec(read: InputReader<InputName>, run: RunDescription): DeploySpec {
-  return buildDeploySpec(readInputs(INPUTS, read, run), run);
 }

@@ -2,9 +2,9 @@
 import { parseConfig } from './config.js';
 import { parseDashboardUrl } from './dashboard-url.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
-import { parseHealthCheck } from './health-check.js';
+import { parseHealthCheck } from './health-inputs.js';
 import { parseImageReference } from './image-reference.js';
-import { input, namesOf, sensitiveNames, type InputValues } from './declare.js';
+import { input, namesOf, type InputValues } from './declare.js';
 import { parseManifest } from './manifest.js';
 import { nameBesideAgents, parseNameOrTemplate } from './name-template.js';
 import {
@@ -61,8 +61,6 @@ export const INPUTS = {
 export type InputName = keyof typeof INPUTS;
 
 export const INPUT_NAMES: readonly InputName[] = namesOf(INPUTS);
-
-export const SENSITIVE_INPUT_NAMES: readonly InputName[] = sensitiveNames(INPUTS);
 
 export type ParsedInputs = InputValues<typeof INPUTS>;
 

@@ -5,8 +5,7 @@ import { fail, InputError } from './errors.js';
 import { parseBoolean, parseGuid, unlessEmpty } from './parsers.js';
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import type { DeploymentFilters } from '../service/endpoints.js';
-import { unknownValueWarning } from '../service/schemas.js';
-import { DEPLOYMENT_TYPES, STATUSES } from '../service/schemas.js';
+import { DEPLOYMENT_TYPES, STATUSES, unknownValueWarning } from '../service/schemas.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
 /** The most `list --all` reads: 100 pages of 100. */

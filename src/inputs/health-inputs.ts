@@ -1,9 +1,40 @@
 import { given } from './declare.js';
 import { ACTION_WORDS, type RemedyWords } from '../service/answers.js';
 import type { HealthRequest } from './deploy-spec.js';
-import type { InputProblem } from './errors.js';
+import { fail, type InputProblem } from './errors.js';
 import type { Manifest } from './manifest.js';
-import { queryValues, type HealthCheck } from '../service/health-address.js';
+import { fillPlaceholder } from '../common/text.js';
+import { parseWebAddress } from './parsers.js';
+import { queryValues, URL_PLACEHOLDER, type HealthCheck } from '../service/health-address.js';
+
+const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
+
+export function parseHealthCheck(raw: string): HealthCheck | undefined {
+  const text = raw.trim();
+  if (text === '') return undefined;
+  const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
+  if (placeholder !== null) {
+    fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
+  }
+  if (/\s/.test(text)) fail(`must not contain white space (e.g. ${EXAMPLES})`);
+  if (text.startsWith('/')) {
+    if (text.startsWith('//')) fail(`must be a path ('/ok') or a full address (e.g. ${EXAMPLES})`);
+    return { kind: 'path', path: text };
+  }
+  if (text.startsWith(URL_PLACEHOLDER)) {
+    const rest = text.slice(URL_PLACEHOLDER.length);
+    if (rest !== '' && !/^[/?#]/.test(rest)) {
+      fail(`must have '/', '?' or '#' right after {url} (e.g. ${EXAMPLES})`);
+    }
+    return { kind: 'address', template: text };
+  }
+  // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
+  parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
+    example: EXAMPLES,
+    credentials: "pass them in the health check's headers instead",
+  });
+  return { kind: 'address', template: text };
+}
 
 export const HEALTH_INPUT_NAMES = [
   'health-check',

@@ -37,6 +37,8 @@ export const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 export const MAX_PAGES = 1_000;
 
+const byIdPath = (id: string) => `${DEPLOYMENTS}?deployment_ids=${id}`;
+
 interface ServiceOptions {
   maxPages?: number;
   /** Registers a secret with the runner and the run's redaction (a password in `custom_url`). */
@@ -194,12 +196,7 @@ export class Service {
       attempts: 1,
       timeoutMs,
     });
-    return answersByIds(
-      list.resources,
-      ids,
-      this.#vetting,
-      (id) => `${DEPLOYMENTS}?deployment_ids=${id}`,
-    );
+    return answersByIds(list.resources, ids, this.#vetting, byIdPath);
   }
 
   /** `reconcile` finds what is there when the create may have taken effect unanswered, or on 409. */
@@ -219,6 +216,6 @@ export class Service {
   }
 
   static describeGetById(id: string): string {
-    return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    return `GET ${byIdPath(id)}`;
   }
 }

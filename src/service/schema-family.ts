@@ -1,7 +1,4 @@
-/**
- * The one definition of the service's nested resources, and the field kinds it is written
- * with (schemas.ts builds it twice: strict for what the action sends, loose for answers).
- */
+/** The one definition of the service's nested resources and its field kinds, built twice in schemas.ts. */
 import { z } from 'zod';
 
 /** An object whose inner structure the service interface does not show: anything goes. */
@@ -167,12 +164,5 @@ export function buildFamily<C extends z.core.$strict | z.core.$loose>(object: Ob
     secret_references: z.array(SecretReference).nullish(),
   });
 
-  return {
-    ResourceSpec,
-    SourceConfig,
-    SourceRevisionConfig,
-    Secret,
-    SecretReference,
-    Deployment,
-  };
+  return { SourceConfig, SourceRevisionConfig, SecretReference, Deployment };
 }

@@ -25,13 +25,8 @@ export const STATUSES = [
   'UNKNOWN',
 ] as const;
 export const DeploymentStatusSchema = z.lazy(() => z.enum(STATUSES));
-export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
 
-/**
- * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
- * schemas take any string, since the service adds types (`serverless`); an unknown one is
- * sent as given, with one warning.
- */
+/** The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`). */
 export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
 /** The service's enums are known lists, not walls: an unknown value is passed on with one warning. */
@@ -50,18 +45,12 @@ const response = () => (responseFamily ??= buildFamily(z.looseObject));
 let requestFamily: ReturnType<typeof buildFamily<z.core.$strict>> | undefined;
 const request = () => (requestFamily ??= buildFamily(z.strictObject));
 
-export const ResourceSpecRequestSchema = z.lazy(() => request().ResourceSpec);
-export type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;
-
 export const SourceConfigRequestSchema = z.lazy(() => request().SourceConfig);
 export type SourceConfigRequest = z.infer<typeof SourceConfigRequestSchema>;
 
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
 export const SourceRevisionConfigRequestSchema = z.lazy(() => request().SourceRevisionConfig);
 export type SourceRevisionConfigRequest = z.infer<typeof SourceRevisionConfigRequestSchema>;
-
-export const SecretSchema = z.lazy(() => request().Secret);
-export type Secret = z.infer<typeof SecretSchema>;
 
 export const SecretReferenceSchema = z.lazy(() => request().SecretReference);
 export type SecretReference = z.infer<typeof SecretReferenceSchema>;
@@ -71,6 +60,7 @@ export const DeploymentCreateRequestSchema = z.lazy(() =>
   request().Deployment.extend({ name: z.string().min(1, 'must not be empty') }),
 );
 export type DeploymentCreateRequest = z.infer<typeof DeploymentCreateRequestSchema>;
+export type Secret = DeploymentCreateRequest['secrets'][number];
 
 /** Item of the repository listing of a source-hosting integration. */
 export const RepositorySchema = z.lazy(() =>
@@ -86,10 +76,6 @@ export const RepositorySchema = z.lazy(() =>
 export type Repository = z.infer<typeof RepositorySchema>;
 
 export const RepositoryListSchema = z.lazy(() => z.array(RepositorySchema));
-
-export const ResourceSpecSchema = z.lazy(() => response().ResourceSpec);
-
-export const SourceConfigSchema = z.lazy(() => response().SourceConfig);
 
 export const SourceRevisionConfigSchema = z.lazy(() =>
   response().SourceRevisionConfig.extend({

@@ -6,9 +6,8 @@
  * github/event for the run's event).
  */
 import { describe, expect, it } from 'vitest';
-import { declarationsSchema } from '../../src/inputs/declare.ts';
-import { INPUTS, INPUT_NAMES, SENSITIVE_INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
-import { readDeploySpec } from '../../src/inputs/build-deploy-spec.ts';
+import { declarationsSchema, sensitiveNames } from '../../src/inputs/declare.ts';
+import { INPUTS, INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
 import { InputError } from '../../src/inputs/errors.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import {
@@ -18,6 +17,7 @@ import {
   SECRET,
   narrow,
   planReader,
+  readDeploySpec,
   temporaryWorkspace,
 } from '../support/plan-inputs.ts';
 
@@ -306,7 +306,7 @@ describe('the declared inputs', () => {
   });
 
   it('mark the inputs whose raw text is masked before it is parsed', () => {
-    expect(SENSITIVE_INPUT_NAMES).toEqual([
+    expect(sensitiveNames(INPUTS)).toEqual([
       'api-key',
       'headers',
       'secrets',

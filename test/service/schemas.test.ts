@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   DeploymentCreateRequestSchema,
   DeploymentListSchema,
@@ -8,12 +8,8 @@ import {
   ErrorBodySchema,
   RepositoryListSchema,
   RepositorySchema,
-  ResourceSpecRequestSchema,
-  ResourceSpecSchema,
   SecretReferenceSchema,
-  SecretSchema,
   SourceConfigRequestSchema,
-  SourceConfigSchema,
   SourceRevisionConfigRequestSchema,
   SourceRevisionConfigSchema,
   SourceSchema,
@@ -21,13 +17,8 @@ import {
   STATUSES,
 } from '../../src/service/schemas.ts';
 import { formatIssuePath, formatZodIssues } from '../../src/service/issues.ts';
-import type {
-  Deployment,
-  DeploymentCreateRequest,
-  DeploymentStatus,
-  ResourceSpecRequest,
-  Source,
-} from '../../src/service/schemas.ts';
+import { buildFamily } from '../../src/service/schema-family.ts';
+import type { Deployment, DeploymentCreateRequest, Source } from '../../src/service/schemas.ts';
 
 // ---------------------------------------------------------------------------
 // Fixtures
@@ -39,6 +30,16 @@ const TENANT_ID = 'ffffffff-0000-0000-0000-000000000001';
 const REVISION_ID = '12345678-9abc-def0-1234-56789abcdef0';
 
 type Json = Record<string, unknown>;
+
+// The nested resources src/ reaches only through the others, built as schemas.ts builds them.
+const request = buildFamily(z.strictObject);
+const response = buildFamily(z.looseObject);
+const ResourceSpecRequestSchema = request.SourceConfig.shape.resource_spec.unwrap().unwrap();
+type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;
+const ResourceSpecSchema = response.SourceConfig.shape.resource_spec.unwrap().unwrap();
+const SourceConfigSchema = response.SourceConfig;
+const SecretSchema = request.Deployment.shape.secrets.element;
+type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
 
 /** A container with every field of resource_spec containers filled in. */
 function container(name: string): Json {

@@ -8,10 +8,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { InputError } from '../../src/inputs/errors.ts';
-import { readDeploySpec } from '../../src/inputs/build-deploy-spec.ts';
+import { buildDeploySpec } from '../../src/inputs/build-deploy-spec.ts';
+import { INPUTS, type InputName } from '../../src/inputs/core-inputs.ts';
+import { readInputs, type InputReader } from '../../src/inputs/declare.ts';
 import type { DeploySpec } from '../../src/inputs/deploy-spec.ts';
 import type { RunDescription } from '../../src/inputs/run-description.ts';
 import { reader } from './action.ts';
+
+/** Throws an `InputError`: every input wrong on its own, else every one that does not fit the others. */
+export function readDeploySpec(read: InputReader<InputName>, run: RunDescription): DeploySpec {
+  return buildDeploySpec(readInputs(INPUTS, read, run), run);
+}
 
 export const INTEGRATION_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 export const OTHER_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
 import { InputError } from '../../src/inputs/errors.ts';
 import type { DeploySpec } from '../../src/inputs/deploy-spec.ts';
-import { readDeploySpec } from '../../src/inputs/build-deploy-spec.ts';
+import { readDeploySpec } from './plan-inputs.ts';
 import { withDefaults } from './action.ts';
 
 /** An empty workspace: a `config` that looks like a file path finds nothing in it. */

@@ -10,7 +10,7 @@ import { resolveRepository } from '../../../src/run/decisions/find.ts';
 import type { RunDependencies } from '../../../src/run/ports/dependencies.ts';
 import { ActionError } from '../../../src/common/errors.ts';
 import { ServiceError } from '../../../src/service/errors.ts';
-import { readDeploySpec } from '../../../src/inputs/build-deploy-spec.ts';
+import { readDeploySpec } from '../../support/plan-inputs.ts';
 import type { CodehostSpec, DeploySpec } from '../../../src/inputs/deploy-spec.ts';
 import { Service } from '../../../src/service/endpoints.ts';
 import type { Emulator } from '../../emulator/emulator.ts';

@@ -5,7 +5,7 @@
  * every event of an agent carrying its key.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readDeploySpec } from '../../../src/inputs/build-deploy-spec.ts';
+import { readDeploySpec } from '../../support/plan-inputs.ts';
 import type { RunDescription } from '../../../src/inputs/run-description.ts';
 import { runDeploy } from '../../../src/run/flows/deploy-run.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Outputs } from '../../../src/run/decisions/report.ts';
-import { readDeploySpec } from '../../../src/inputs/build-deploy-spec.ts';
+import { readDeploySpec } from '../../support/plan-inputs.ts';
 import type { RunDescription } from '../../../src/inputs/run-description.ts';
 import { pipeline } from '../../../src/run/flows/pipeline.ts';
 import type { RunEvent } from '../../../src/run/ports/events.ts';
