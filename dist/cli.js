@@ -29076,7 +29076,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7322);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4677);
 /* harmony import */ var _world_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4790);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29091,8 +29091,7 @@ function version() {
     try {
         const file = [PACKAGE_DIR, 'package.json'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
         const manifest = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(file, 'utf8'));
-        const found = manifest.version;
-        return typeof found === 'string' ? found : 'unknown';
+        return typeof manifest.version === 'string' ? manifest.version : 'unknown';
     }
     catch {
         return 'unknown';
@@ -29126,7 +29125,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7322:
+/***/ 4677:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29134,8 +29133,6 @@ __webpack_async_result__();
 __nccwpck_require__.d(__webpack_exports__, {
   i: () => (/* binding */ main)
 });
-
-// UNUSED EXPORTS: EXIT
 
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
@@ -38906,7 +38903,7 @@ function runProblemOf(declarations, raw, run) {
     return undefined;
 }
 /** Throws one `InputError` naming every bad input, in the set's order. */
-function declare_readInputs(declarations, read, run) {
+function readInputs(declarations, read, run) {
     const raw = Object.fromEntries(namesOf(declarations).map((name) => [
         name,
         read(name) ?? defaultText(declarations[name], run),
@@ -38954,10 +38951,7 @@ function iso_duration(params) {
 }
 
 ;// CONCATENATED MODULE: ./src/service/schema-family.ts
-/**
- * The one definition of the service's nested resources, and the field kinds it is written
- * with (schemas.ts builds it twice: strict for what the action sends, loose for answers).
- */
+/** The one definition of the service's nested resources and its field kinds, built twice in schemas.ts. */
 
 /** An object whose inner structure the service interface does not show: anything goes. */
 const freeForm = () => record(schemas_string(), unknown());
@@ -39100,14 +39094,7 @@ function buildFamily(object) {
         secrets: array(Secret),
         secret_references: array(SecretReference).nullish(),
     });
-    return {
-        ResourceSpec,
-        SourceConfig,
-        SourceRevisionConfig,
-        Secret,
-        SecretReference,
-        Deployment,
-    };
+    return { SourceConfig, SourceRevisionConfig, SecretReference, Deployment };
 }
 
 ;// CONCATENATED MODULE: ./src/service/schemas.ts
@@ -39136,11 +39123,7 @@ const STATUSES = [
     'UNKNOWN',
 ];
 const DeploymentStatusSchema = lazy(() => schemas_enum(STATUSES));
-/**
- * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
- * schemas take any string, since the service adds types (`serverless`); an unknown one is
- * sent as given, with one warning.
- */
+/** The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`). */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
 /** The service's enums are known lists, not walls: an unknown value is passed on with one warning. */
 function unknownValueWarning(what, value, known) {
@@ -39153,11 +39136,9 @@ let responseFamily;
 const response = () => (responseFamily ??= buildFamily(looseObject));
 let requestFamily;
 const request = () => (requestFamily ??= buildFamily(strictObject));
-const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
 const SourceRevisionConfigRequestSchema = lazy(() => request().SourceRevisionConfig);
-const SecretSchema = lazy(() => request().Secret);
 const SecretReferenceSchema = lazy(() => request().SecretReference);
 /** Body of the create call (docs/how-it-works.md, "The service's interface"). */
 const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ name: schemas_string().min(1, 'must not be empty') }));
@@ -39171,8 +39152,6 @@ const RepositorySchema = lazy(() => looseObject({
     default_branch: schemas_string(),
 }));
 const RepositoryListSchema = lazy(() => array(RepositorySchema));
-const ResourceSpecSchema = lazy(() => response().ResourceSpec);
-const SourceConfigSchema = lazy(() => response().SourceConfig);
 const SourceRevisionConfigSchema = lazy(() => response().SourceRevisionConfig.extend({
     repo_commit_sha: schemas_string().nullish(),
 }));
@@ -39458,6 +39437,597 @@ function commitRequest(commit, fields, run) {
     return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/image-reference.ts
+/**
+ * The `image-uri` input (and a manifest entry's): an image reference,
+ * `[host[:port]/]name[:tag][@algorithm:hex]`, checked before any request
+ * against the grammar registries use. The patterns are those of
+ * distribution/reference's regexp.go (github.com/distribution/reference,
+ * v0.6.0: `alphanumeric`, `separator`, `domainNameComponent`, `ipv6address`,
+ * `optionalPort`, `tag`, `digestPat`, composed as its `referencePat`), not a
+ * parser of our own; they only pick which part to name when one is wrong.
+ */
+
+
+/** regexp.go's `NameTotalLengthMax`: a longer name is refused by registries. */
+const NAME_MAX = 255;
+/** Far above a name, a tag and a sha512 digest; a longer text is not tried against the patterns. */
+const REFERENCE_MAX = 1024;
+const alphanumeric = '[a-z0-9]+';
+const separator = '(?:[._]|__|[-]+)';
+const domainNameComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const ipv6address = '\\[(?:[a-fA-F0-9:]+)\\]';
+const optionalPort = '(?::[0-9]+)?';
+const tag = '[\\w][\\w.-]{0,127}';
+// `[[:xdigit:]]` in Go's syntax.
+const digestPat = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F]{32,}';
+const domainName = `${domainNameComponent}(?:\\.${domainNameComponent})*`;
+const domainAndPort = `(?:${domainName}|${ipv6address})${optionalPort}`;
+const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
+const remoteName = `${pathComponent}(?:/${pathComponent})*`;
+const namePat = `(?:${domainAndPort}/)?${remoteName}`;
+const REFERENCE = new RegExp(`^(${namePat})(?::(${tag}))?(?:@(${digestPat}))?$`);
+/** A valid name, then `:` and anything: what is wrong is the tag. */
+const NAME_THEN_TAG = new RegExp(`^${namePat}:([^@]*)(?:@.*)?$`);
+/** A valid name (and tag), then `@` and anything: what is wrong is the digest. */
+const NAME_THEN_DIGEST = new RegExp(`^${namePat}(?::${tag})?@(.*)$`);
+const TAG_RULE = 'letters, digits, _, . and -, at most 128, not starting with . or -';
+const DIGEST_RULE = 'algorithm:hex, such as sha256: and 64 hexadecimal digits';
+const NAME_RULE = 'lower-case letters and digits, parts separated by ., _, __, - or /, after an optional registry host[:port]';
+/** What is wrong with a reference the grammar refuses: its tag, its digest or its name. */
+function fault(raw) {
+    const digest = NAME_THEN_DIGEST.exec(raw);
+    if (digest !== null)
+        return `its digest '${digest[1] ?? ''}' is not ${DIGEST_RULE}`;
+    const tagged = NAME_THEN_TAG.exec(raw);
+    if (tagged !== null)
+        return `its tag '${tagged[1] ?? ''}' is not a tag (${TAG_RULE})`;
+    if (/\s/.test(raw))
+        return 'it holds a space';
+    return `its name is not a repository name (${NAME_RULE})`;
+}
+/** The reference as given, once registries would take it; else what is wrong with it. */
+function parseImageReference(raw) {
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    const shown = `'${raw}' is not an image reference ([host[:port]/]name[:tag][@digest])`;
+    if (raw.length > REFERENCE_MAX)
+        fail(`is not an image reference: longer than ${REFERENCE_MAX}`);
+    const match = REFERENCE.exec(raw);
+    if (match === null)
+        fail(`${shown}: ${fault(raw)}`);
+    if ((match[1] ?? '').length > NAME_MAX) {
+        fail(`${shown}: its name is longer than ${NAME_MAX} characters`);
+    }
+    return raw;
+}
+
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** Either case; the service records full shas only. */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
+function withoutTrailingSlashes(address) {
+    let end = address.length;
+    while (end > 0 && address[end - 1] === '/')
+        end--;
+    return address.slice(0, end);
+}
+/** `${n} ${plural(n, 'difference')}`, `plural(n, 'it', 'them')`. */
+function plural(count, one, many = `${one}s`) {
+    return count === 1 ? one : many;
+}
+const AGENT_PLACEHOLDER = '{agent}';
+/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
+function fillPlaceholder(template, placeholder, value) {
+    return template.split(placeholder).join(value);
+}
+function placeholderCount(text, placeholder) {
+    return text.split(placeholder).length - 1;
+}
+
+;// CONCATENATED MODULE: ./src/common/address.ts
+/**
+ * The one rule for an address the action publishes (outputs, `--json`, `environment_url`,
+ * every link): `http(s)`, never a user or a password. One with credentials is published
+ * without them; the caller masks what was removed before anything is written.
+ */
+
+/** `removed`: the password, decoded and as written, to mask. */
+function publishableAddress(text) {
+    if (!URL.canParse(text))
+        return { ok: false, why: 'it is not an address', removed: [] };
+    const url = new URL(text);
+    const removed = credentialsOf(url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return { ok: false, why: 'it is not an http(s) address', removed };
+    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
+    // spaces and encodes control characters: an address with any is published as it reads it.
+    const hadCredentials = url.username !== '' || url.password !== '';
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text)
+        return { ok: true, address: text, removed, hadCredentials };
+    url.username = '';
+    url.password = '';
+    return { ok: true, address: url.href, removed, hadCredentials };
+}
+function publishedOrNothing(text) {
+    if (text === undefined || text === null || text === '')
+        return undefined;
+    const verdict = publishableAddress(text);
+    return verdict.ok ? verdict.address : undefined;
+}
+/** The password of an address, as written and decoded; the user name is not a secret. */
+function credentialsOf(url) {
+    if (url.password === '')
+        return [];
+    const forms = new Set([url.password]);
+    try {
+        forms.add(decodeURIComponent(url.password));
+    }
+    catch {
+        // A stray '%' is written as it is: the form above covers it.
+    }
+    return [...forms];
+}
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+function isLoopback(hostname) {
+    if (hostname === 'localhost' || hostname === '[::1]')
+        return true;
+    const octets = hostname.split('.');
+    return (octets.length === 4 &&
+        octets[0] === '127' &&
+        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
+}
+/** What keeps `url` from being an address the action sends a request to; each caller words it. */
+function webAddressFault(url) {
+    if (url.username !== '' || url.password !== '')
+        return 'credentials';
+    if (url.protocol === 'http:')
+        return isLoopback(url.hostname) ? undefined : 'plain-http';
+    return url.protocol === 'https:' ? undefined : 'scheme';
+}
+/** Scheme, host and path: no credentials, query (it may carry a key) or fragment. */
+function shownAddress(address) {
+    if (!URL.canParse(String(address)))
+        return '(not an address)';
+    const url = new URL(address);
+    return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
+const ON_DRIFT_MODES = ['warn', 'fail'];
+
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+/** Parsers throw `Invalid` with what is wrong, never naming the input (the declared list knows it). */
+
+
+
+
+
+
+/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
+const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
+const YAML_TRUE = ['true', 'True', 'TRUE'];
+const YAML_FALSE = ['false', 'False', 'FALSE'];
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
+function unlessEmpty(parse) {
+    return (raw) => (raw === '' ? undefined : parse(raw));
+}
+function parseText(raw) {
+    return raw;
+}
+/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
+function parseBoolean(raw) {
+    if (YAML_TRUE.includes(raw))
+        return true;
+    if (YAML_FALSE.includes(raw))
+        return false;
+    fail(`must be true or false, got '${raw}'`);
+}
+/** https:// (http:// only on a loopback host), without credentials (`credentials` says where they go). */
+function parseWebAddress(text, messages) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        fail(`is not a valid URL (expected e.g. ${messages.example})`);
+    }
+    const fault = webAddressFault(url);
+    // Checked before anything echoes the URL: credentials in it would leak.
+    if (fault === 'credentials')
+        fail(`must not contain credentials: ${messages.credentials}`);
+    // Shown without its query and fragment: they may carry a key too.
+    const shown = shownAddress(url);
+    if (fault === 'plain-http') {
+        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
+    }
+    if (fault === 'scheme')
+        fail(`must be an https:// URL, got '${shown}'`);
+    return url;
+}
+function parseApiUrl(raw) {
+    if (raw === '')
+        fail('is required (the service base address, e.g. https://api.example.com)');
+    const url = parseWebAddress(raw, {
+        example: 'https://api.example.com',
+        credentials: 'pass them with api-key or headers',
+    });
+    if (url.search !== '' || url.hash !== '') {
+        fail(`must not have a query or fragment: give the base address only, like '${shownAddress(url)}'`);
+    }
+    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
+}
+function parseOneOf(values, raw) {
+    const value = values.find((candidate) => candidate === raw);
+    if (value !== undefined)
+        return value;
+    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
+    fail(`must be ${named}, got '${raw}'`);
+}
+function parseSource(raw) {
+    return parseOneOf(SOURCES, raw);
+}
+const NAME_REQUIRED = 'is required (the deployment name)';
+function parseName(raw) {
+    if (raw === '')
+        fail(NAME_REQUIRED);
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    return raw;
+}
+function parseWaitTimeout(raw) {
+    if (!/^\d+(\.\d+)?$/.test(raw))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    const seconds = Number(raw);
+    if (!(seconds > 0))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
+        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+    }
+    return seconds;
+}
+function parseGuid(raw) {
+    if (!GUID.test(raw))
+        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+    return raw.toLowerCase();
+}
+function parseRepository(raw) {
+    const match = REPOSITORY.exec(raw);
+    if (match === null)
+        fail(`must be owner/name, got '${raw}'`);
+    return { owner: match[1] ?? '', name: match[2] ?? '' };
+}
+function parseCommit(raw) {
+    if (raw === 'auto' || raw === 'none')
+        return { kind: raw };
+    if (FULL_SHA.test(raw))
+        return { kind: 'sha', sha: raw.toLowerCase() };
+    if (SHORT_SHA.test(raw)) {
+        // The service records full shas only: a prefix could never be matched.
+        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+    }
+    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+}
+function parseOnDrift(raw) {
+    return parseOneOf(ON_DRIFT_MODES, raw);
+}
+const ON_CHANGE_MODES = ['none', 'fail'];
+function parseOnChange(raw) {
+    return parseOneOf(ON_CHANGE_MODES, raw);
+}
+
+;// CONCATENATED MODULE: ./src/service/health-address.ts
+/** The health check's address (docs/how-it-works.md, "Live means answering"), filled for one deployment. */
+
+const URL_PLACEHOLDER = '{url}';
+function needsUrl(check) {
+    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
+}
+/** A trailing `/` of `url` is dropped, so `{url}/ok` and the path `/ok` have one `/`. */
+function fillHealthCheck(check, url) {
+    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
+    if (needsUrl(check) && base === '')
+        return { kind: 'no-url' };
+    if (check.kind === 'path')
+        return { kind: 'address', address: `${base}${check.path}` };
+    return { kind: 'address', address: fillPlaceholder(check.template, URL_PLACEHOLDER, base) };
+}
+/**
+ * An address's query values, as written and decoded: secrets (`?token=…`) hidden before the
+ * first request. One holding `{url}` is the deployment's address, not a secret.
+ */
+function queryValues(address) {
+    const query = /\?([^#]*)/.exec(address)?.[1] ?? '';
+    const values = [];
+    for (const part of query.split('&')) {
+        const written = part.includes('=') ? part.slice(part.indexOf('=') + 1) : part;
+        if (written === '' || written.includes(URL_PLACEHOLDER))
+            continue;
+        values.push(written);
+        try {
+            values.push(decodeURIComponent(written.replaceAll('+', ' ')));
+        }
+        catch {
+            // A malformed escape: the value as written is what an echo shows.
+        }
+    }
+    return [...new Set(values)];
+}
+
+;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
+
+
+
+
+
+
+const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
+function parseHealthCheck(raw) {
+    const text = raw.trim();
+    if (text === '')
+        return undefined;
+    const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
+    if (placeholder !== null) {
+        fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
+    }
+    if (/\s/.test(text))
+        fail(`must not contain white space (e.g. ${EXAMPLES})`);
+    if (text.startsWith('/')) {
+        if (text.startsWith('//'))
+            fail(`must be a path ('/ok') or a full address (e.g. ${EXAMPLES})`);
+        return { kind: 'path', path: text };
+    }
+    if (text.startsWith(URL_PLACEHOLDER)) {
+        const rest = text.slice(URL_PLACEHOLDER.length);
+        if (rest !== '' && !/^[/?#]/.test(rest)) {
+            fail(`must have '/', '?' or '#' right after {url} (e.g. ${EXAMPLES})`);
+        }
+        return { kind: 'address', template: text };
+    }
+    // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
+    parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
+        example: EXAMPLES,
+        credentials: "pass them in the health check's headers instead",
+    });
+    return { kind: 'address', template: text };
+}
+const HEALTH_INPUT_NAMES = [
+    'health-check',
+    'health-check-headers',
+    'health-check-expect',
+];
+function healthRequest(inputs) {
+    const check = inputs['health-check'];
+    if (check === undefined)
+        return undefined;
+    return {
+        check,
+        headers: { ...inputs['health-check-headers'] },
+        ...given({ expect: inputs['health-check-expect'] }),
+    };
+}
+/** The header values of the check and the values of its query string: never printed. */
+function healthSensitiveValues(inputs) {
+    const check = inputs['health-check'];
+    const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
+    return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
+}
+/** Headers or an expected text without a check would check nothing. */
+function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
+    if (inputs['health-check'] !== undefined)
+        return [];
+    const problem = `is set but ${healthCheck} is empty: set ${healthCheck} (e.g. /ok) or remove it`;
+    return [
+        ...(Object.keys(inputs['health-check-headers']).length > 0
+            ? [{ input: 'health-check-headers', problem }]
+            : []),
+        ...(inputs['health-check-expect'] === undefined
+            ? []
+            : [{ input: 'health-check-expect', problem }]),
+    ];
+}
+/** The step's headers serve the agents whose entry sets `health-check`. */
+function unusedHealthProblems(inputs, words, manifest) {
+    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+    return checked === true ? [] : healthProblems(inputs, words);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/service-access.ts
+
+const ACCESS_INPUT_NAMES = [
+    'api-url',
+    'api-key',
+    'api-key-header',
+    'headers',
+];
+function serviceAccess(inputs) {
+    const apiKey = inputs['api-key'];
+    return {
+        apiUrl: inputs['api-url'],
+        headers: apiKey === ''
+            ? { ...inputs.headers }
+            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
+        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
+    };
+}
+function accessProblems(inputs) {
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] === '' || clash === undefined)
+        return [];
+    return [{ input: 'headers', problem: `header '${clash}' would replace the api-key header` }];
+}
+function checkedAccess(inputs) {
+    const problems = accessProblems(inputs);
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return serviceAccess(inputs);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
+/** `config` merged under the explicit inputs, and every check across inputs reported together. */
+
+
+
+
+
+
+
+
+function requested(inputs) {
+    const { config } = inputs;
+    return {
+        sourceConfig: {
+            ...config.source_config,
+            ...given({ integration_id: inputs['integration-id'] }),
+        },
+        sourceRevisionConfig: {
+            ...config.source_revision_config,
+            ...given({
+                repo_ref: inputs['repo-ref'],
+                agent_config_path: inputs['agent-config-path'],
+                image_uri: inputs['image-uri'],
+            }),
+        },
+        secretReferences: config.secret_references ?? null,
+    };
+}
+function combinationProblems(inputs, wanted, run) {
+    const problems = [
+        ...accessProblems(inputs),
+        ...healthProblems(inputs, wordsOf(run)),
+        ...configImageProblems(inputs),
+    ];
+    const { source } = inputs;
+    if (source !== 'external_docker' && wanted.secretReferences !== null) {
+        problems.push({
+            input: 'config',
+            problem: `secret_references applies only to source external_docker, not ${source}`,
+        });
+    }
+    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
+        problems.push({
+            input: 'commit',
+            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
+        });
+    }
+    return problems;
+}
+function needsImage(source, wanted) {
+    if (wanted.sourceRevisionConfig.image_uri != null)
+        return [];
+    return [
+        {
+            input: 'image-uri',
+            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
+        },
+    ];
+}
+/** `config`'s image, checked as `image-uri` is, unless the input (which wins) is given. */
+function configImageProblems(inputs) {
+    const image = inputs.config.source_revision_config?.image_uri;
+    if (inputs['image-uri'] !== undefined || image === undefined || image === null)
+        return [];
+    try {
+        parseImageReference(image);
+        return [];
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        return [{ input: 'config', problem: `source_revision_config.image_uri ${error.message}` }];
+    }
+}
+function codehostFields(inputs, wanted) {
+    const integrationId = wanted.sourceConfig.integration_id;
+    const { repository } = inputs;
+    if (integrationId != null && repository !== undefined) {
+        return { source: 'codehost', integrationId, repository };
+    }
+    const problems = [];
+    if (integrationId == null) {
+        problems.push({
+            input: 'integration-id',
+            problem: 'is required with source codehost (or config.source_config.integration_id)',
+        });
+    }
+    if (repository === undefined) {
+        problems.push({
+            input: 'repository',
+            problem: 'is required with source codehost (owner/name)',
+        });
+    }
+    return problems;
+}
+function sourceFields(inputs, wanted) {
+    const { source } = inputs;
+    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
+    switch (source) {
+        case 'codehost':
+            return codehostFields(inputs, wanted);
+        case 'external_docker':
+            return missing(needsImage(source, wanted), {
+                source,
+                secretReferences: wanted.secretReferences,
+            });
+        case 'internal_docker':
+            return missing(needsImage(source, wanted), { source });
+        case 'internal_source': {
+            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
+            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
+            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
+        }
+        case 'internal_template':
+            return { source };
+    }
+}
+/** A `deployment_type` the action does not know is sent as it is (the service decides). */
+function specWarnings(wanted) {
+    const type = wanted.sourceConfig.deployment_type;
+    const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
+    return warning === undefined ? [] : [warning];
+}
+function commonFields(inputs, wanted, fields, run) {
+    const access = serviceAccess(inputs);
+    const health = healthRequest(inputs);
+    return {
+        apiUrl: access.apiUrl,
+        headers: access.headers,
+        name: inputs.name,
+        sourceConfig: wanted.sourceConfig,
+        sourceRevisionConfig: wanted.sourceRevisionConfig,
+        secrets: inputs.secrets,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        ...given({ health }),
+        commit: commitRequest(inputs.commit, fields, run),
+        onDrift: inputs['on-drift'],
+        dryRun: inputs['dry-run'],
+        dashboardUrl: inputs['dashboard-url'],
+        sensitiveValues: [
+            ...access.sensitiveValues,
+            ...healthSensitiveValues(inputs),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
+        warnings: specWarnings(wanted),
+    };
+}
+function buildDeploySpec(inputs, run) {
+    const wanted = requested(inputs);
+    const problems = combinationProblems(inputs, wanted, run);
+    const fields = sourceFields(inputs, wanted);
+    if (Array.isArray(fields))
+        throw new errors_InputError([...problems, ...fields]);
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+
 ;// CONCATENATED MODULE: ./src/service/issues.ts
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /**
@@ -39682,225 +40252,6 @@ function parseConfig(raw, workspace) {
     return result.data;
 }
 
-;// CONCATENATED MODULE: ./src/common/address.ts
-/**
- * The one rule for an address the action publishes (outputs, `--json`, `environment_url`,
- * every link): `http(s)`, never a user or a password. One with credentials is published
- * without them; the caller masks what was removed before anything is written.
- */
-
-/** `removed`: the password, decoded and as written, to mask. */
-function publishableAddress(text) {
-    if (!URL.canParse(text))
-        return { ok: false, why: 'it is not an address', removed: [] };
-    const url = new URL(text);
-    const removed = credentialsOf(url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return { ok: false, why: 'it is not an http(s) address', removed };
-    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
-    // spaces and encodes control characters: an address with any is published as it reads it.
-    const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text)
-        return { ok: true, address: text, removed, hadCredentials };
-    url.username = '';
-    url.password = '';
-    return { ok: true, address: url.href, removed, hadCredentials };
-}
-function publishedOrNothing(text) {
-    if (text === undefined || text === null || text === '')
-        return undefined;
-    const verdict = publishableAddress(text);
-    return verdict.ok ? verdict.address : undefined;
-}
-/** The password of an address, as written and decoded; the user name is not a secret. */
-function credentialsOf(url) {
-    if (url.password === '')
-        return [];
-    const forms = new Set([url.password]);
-    try {
-        forms.add(decodeURIComponent(url.password));
-    }
-    catch {
-        // A stray '%' is written as it is: the form above covers it.
-    }
-    return [...forms];
-}
-/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
-function isLoopback(hostname) {
-    if (hostname === 'localhost' || hostname === '[::1]')
-        return true;
-    const octets = hostname.split('.');
-    return (octets.length === 4 &&
-        octets[0] === '127' &&
-        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
-}
-/** What keeps `url` from being an address the action sends a request to; each caller words it. */
-function webAddressFault(url) {
-    if (url.username !== '' || url.password !== '')
-        return 'credentials';
-    if (url.protocol === 'http:')
-        return isLoopback(url.hostname) ? undefined : 'plain-http';
-    return url.protocol === 'https:' ? undefined : 'scheme';
-}
-/** Scheme, host and path: no credentials, query (it may carry a key) or fragment. */
-function shownAddress(address) {
-    if (!URL.canParse(String(address)))
-        return '(not an address)';
-    const url = new URL(address);
-    return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
-}
-
-;// CONCATENATED MODULE: ./src/common/text.ts
-/** Either case; the service records full shas only. */
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
-function shortSha(sha) {
-    return sha?.slice(0, 12);
-}
-/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function withoutTrailingSlashes(address) {
-    let end = address.length;
-    while (end > 0 && address[end - 1] === '/')
-        end--;
-    return address.slice(0, end);
-}
-/** `${n} ${plural(n, 'difference')}`, `plural(n, 'it', 'them')`. */
-function plural(count, one, many = `${one}s`) {
-    return count === 1 ? one : many;
-}
-const AGENT_PLACEHOLDER = '{agent}';
-/** As text: `$&` or `$1` in `value` stay as they are (`String.prototype.replace` reads them). */
-function fillPlaceholder(template, placeholder, value) {
-    return template.split(placeholder).join(value);
-}
-function placeholderCount(text, placeholder) {
-    return text.split(placeholder).length - 1;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
-const ON_DRIFT_MODES = ['warn', 'fail'];
-
-;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-/** Parsers throw `Invalid` with what is wrong, never naming the input (the declared list knows it). */
-
-
-
-
-
-
-/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
-const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
-const YAML_TRUE = ['true', 'True', 'TRUE'];
-const YAML_FALSE = ['false', 'False', 'FALSE'];
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
-function unlessEmpty(parse) {
-    return (raw) => (raw === '' ? undefined : parse(raw));
-}
-function parseText(raw) {
-    return raw;
-}
-/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
-function parseBoolean(raw) {
-    if (YAML_TRUE.includes(raw))
-        return true;
-    if (YAML_FALSE.includes(raw))
-        return false;
-    fail(`must be true or false, got '${raw}'`);
-}
-/** https:// (http:// only on a loopback host), without credentials (`credentials` says where they go). */
-function parseWebAddress(text, messages) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        fail(`is not a valid URL (expected e.g. ${messages.example})`);
-    }
-    const fault = webAddressFault(url);
-    // Checked before anything echoes the URL: credentials in it would leak.
-    if (fault === 'credentials')
-        fail(`must not contain credentials: ${messages.credentials}`);
-    // Shown without its query and fragment: they may carry a key too.
-    const shown = shownAddress(url);
-    if (fault === 'plain-http') {
-        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
-    }
-    if (fault === 'scheme')
-        fail(`must be an https:// URL, got '${shown}'`);
-    return url;
-}
-function parseApiUrl(raw) {
-    if (raw === '')
-        fail('is required (the service base address, e.g. https://api.example.com)');
-    const url = parseWebAddress(raw, {
-        example: 'https://api.example.com',
-        credentials: 'pass them with api-key or headers',
-    });
-    if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shownAddress(url)}'`);
-    }
-    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
-}
-function parseOneOf(values, raw) {
-    const value = values.find((candidate) => candidate === raw);
-    if (value !== undefined)
-        return value;
-    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
-    fail(`must be ${named}, got '${raw}'`);
-}
-function parseSource(raw) {
-    return parseOneOf(SOURCES, raw);
-}
-const NAME_REQUIRED = 'is required (the deployment name)';
-function parseName(raw) {
-    if (raw === '')
-        fail(NAME_REQUIRED);
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    return raw;
-}
-function parseWaitTimeout(raw) {
-    if (!/^\d+(\.\d+)?$/.test(raw))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    const seconds = Number(raw);
-    if (!(seconds > 0))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
-        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
-    }
-    return seconds;
-}
-function parseGuid(raw) {
-    if (!GUID.test(raw))
-        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
-    return raw.toLowerCase();
-}
-function parseRepository(raw) {
-    const match = REPOSITORY.exec(raw);
-    if (match === null)
-        fail(`must be owner/name, got '${raw}'`);
-    return { owner: match[1] ?? '', name: match[2] ?? '' };
-}
-function parseCommit(raw) {
-    if (raw === 'auto' || raw === 'none')
-        return { kind: raw };
-    if (FULL_SHA.test(raw))
-        return { kind: 'sha', sha: raw.toLowerCase() };
-    if (SHORT_SHA.test(raw)) {
-        // The service records full shas only: a prefix could never be matched.
-        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
-    }
-    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
-}
-function parseOnDrift(raw) {
-    return parseOneOf(ON_DRIFT_MODES, raw);
-}
-const ON_CHANGE_MODES = ['none', 'fail'];
-function parseOnChange(raw) {
-    return parseOneOf(ON_CHANGE_MODES, raw);
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
 
 
@@ -40021,145 +40372,6 @@ function parseHeaders(raw) {
         headers.push([name, value]);
     }
     return Object.fromEntries(headers);
-}
-
-;// CONCATENATED MODULE: ./src/service/health-address.ts
-/** The health check's address (docs/how-it-works.md, "Live means answering"), filled for one deployment. */
-
-const URL_PLACEHOLDER = '{url}';
-function needsUrl(check) {
-    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
-}
-/** A trailing `/` of `url` is dropped, so `{url}/ok` and the path `/ok` have one `/`. */
-function fillHealthCheck(check, url) {
-    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
-    if (needsUrl(check) && base === '')
-        return { kind: 'no-url' };
-    if (check.kind === 'path')
-        return { kind: 'address', address: `${base}${check.path}` };
-    return { kind: 'address', address: fillPlaceholder(check.template, URL_PLACEHOLDER, base) };
-}
-/**
- * An address's query values, as written and decoded: secrets (`?token=…`) hidden before the
- * first request. One holding `{url}` is the deployment's address, not a secret.
- */
-function queryValues(address) {
-    const query = /\?([^#]*)/.exec(address)?.[1] ?? '';
-    const values = [];
-    for (const part of query.split('&')) {
-        const written = part.includes('=') ? part.slice(part.indexOf('=') + 1) : part;
-        if (written === '' || written.includes(URL_PLACEHOLDER))
-            continue;
-        values.push(written);
-        try {
-            values.push(decodeURIComponent(written.replaceAll('+', ' ')));
-        }
-        catch {
-            // A malformed escape: the value as written is what an echo shows.
-        }
-    }
-    return [...new Set(values)];
-}
-
-;// CONCATENATED MODULE: ./src/inputs/health-check.ts
-
-
-
-
-const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
-function parseHealthCheck(raw) {
-    const text = raw.trim();
-    if (text === '')
-        return undefined;
-    const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
-    if (placeholder !== null) {
-        fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
-    }
-    if (/\s/.test(text))
-        fail(`must not contain white space (e.g. ${EXAMPLES})`);
-    if (text.startsWith('/')) {
-        if (text.startsWith('//'))
-            fail(`must be a path ('/ok') or a full address (e.g. ${EXAMPLES})`);
-        return { kind: 'path', path: text };
-    }
-    if (text.startsWith(URL_PLACEHOLDER)) {
-        const rest = text.slice(URL_PLACEHOLDER.length);
-        if (rest !== '' && !/^[/?#]/.test(rest)) {
-            fail(`must have '/', '?' or '#' right after {url} (e.g. ${EXAMPLES})`);
-        }
-        return { kind: 'address', template: text };
-    }
-    // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
-    parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
-        example: EXAMPLES,
-        credentials: "pass them in the health check's headers instead",
-    });
-    return { kind: 'address', template: text };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/image-reference.ts
-/**
- * The `image-uri` input (and a manifest entry's): an image reference,
- * `[host[:port]/]name[:tag][@algorithm:hex]`, checked before any request
- * against the grammar registries use. The patterns are those of
- * distribution/reference's regexp.go (github.com/distribution/reference,
- * v0.6.0: `alphanumeric`, `separator`, `domainNameComponent`, `ipv6address`,
- * `optionalPort`, `tag`, `digestPat`, composed as its `referencePat`), not a
- * parser of our own; they only pick which part to name when one is wrong.
- */
-
-
-/** regexp.go's `NameTotalLengthMax`: a longer name is refused by registries. */
-const NAME_MAX = 255;
-/** Far above a name, a tag and a sha512 digest; a longer text is not tried against the patterns. */
-const REFERENCE_MAX = 1024;
-const alphanumeric = '[a-z0-9]+';
-const separator = '(?:[._]|__|[-]+)';
-const domainNameComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
-const ipv6address = '\\[(?:[a-fA-F0-9:]+)\\]';
-const optionalPort = '(?::[0-9]+)?';
-const tag = '[\\w][\\w.-]{0,127}';
-// `[[:xdigit:]]` in Go's syntax.
-const digestPat = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F]{32,}';
-const domainName = `${domainNameComponent}(?:\\.${domainNameComponent})*`;
-const domainAndPort = `(?:${domainName}|${ipv6address})${optionalPort}`;
-const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
-const remoteName = `${pathComponent}(?:/${pathComponent})*`;
-const namePat = `(?:${domainAndPort}/)?${remoteName}`;
-const REFERENCE = new RegExp(`^(${namePat})(?::(${tag}))?(?:@(${digestPat}))?$`);
-/** A valid name, then `:` and anything: what is wrong is the tag. */
-const NAME_THEN_TAG = new RegExp(`^${namePat}:([^@]*)(?:@.*)?$`);
-/** A valid name (and tag), then `@` and anything: what is wrong is the digest. */
-const NAME_THEN_DIGEST = new RegExp(`^${namePat}(?::${tag})?@(.*)$`);
-const TAG_RULE = 'letters, digits, _, . and -, at most 128, not starting with . or -';
-const DIGEST_RULE = 'algorithm:hex, such as sha256: and 64 hexadecimal digits';
-const NAME_RULE = 'lower-case letters and digits, parts separated by ., _, __, - or /, after an optional registry host[:port]';
-/** What is wrong with a reference the grammar refuses: its tag, its digest or its name. */
-function fault(raw) {
-    const digest = NAME_THEN_DIGEST.exec(raw);
-    if (digest !== null)
-        return `its digest '${digest[1] ?? ''}' is not ${DIGEST_RULE}`;
-    const tagged = NAME_THEN_TAG.exec(raw);
-    if (tagged !== null)
-        return `its tag '${tagged[1] ?? ''}' is not a tag (${TAG_RULE})`;
-    if (/\s/.test(raw))
-        return 'it holds a space';
-    return `its name is not a repository name (${NAME_RULE})`;
-}
-/** The reference as given, once registries would take it; else what is wrong with it. */
-function parseImageReference(raw) {
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    const shown = `'${raw}' is not an image reference ([host[:port]/]name[:tag][@digest])`;
-    if (raw.length > REFERENCE_MAX)
-        fail(`is not an image reference: longer than ${REFERENCE_MAX}`);
-    const match = REFERENCE.exec(raw);
-    if (match === null)
-        fail(`${shown}: ${fault(raw)}`);
-    if ((match[1] ?? '').length > NAME_MAX) {
-        fail(`${shown}: its name is longer than ${NAME_MAX} characters`);
-    }
-    return raw;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/manifest.ts
@@ -40427,7 +40639,7 @@ function parseRepositoryInput(raw, run) {
     const host = own ? run.repositoryHost?.toLowerCase() : undefined;
     return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
 }
-const core_inputs_INPUTS = {
+const INPUTS = {
     'api-url': input(parseApiUrl),
     'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
     'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
@@ -40452,257 +40664,14 @@ const core_inputs_INPUTS = {
     'dry-run': input(parseBoolean, { default: 'false' }),
     'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
 };
-const INPUT_NAMES = namesOf(core_inputs_INPUTS);
-const SENSITIVE_INPUT_NAMES = sensitiveNames(core_inputs_INPUTS);
+const INPUT_NAMES = namesOf(INPUTS);
 const REQUIRED_NAME = input(parseName);
 /** Some of the core's inputs, in `names`' order; `name` without `agents` is required. */
 const core_inputs_pick = (names) => {
     const manifest = names.includes('agents');
-    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : core_inputs_INPUTS[name]]));
+    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : INPUTS[name]]));
 };
 const DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
-
-;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
-
-
-
-const HEALTH_INPUT_NAMES = [
-    'health-check',
-    'health-check-headers',
-    'health-check-expect',
-];
-function healthRequest(inputs) {
-    const check = inputs['health-check'];
-    if (check === undefined)
-        return undefined;
-    return {
-        check,
-        headers: { ...inputs['health-check-headers'] },
-        ...given({ expect: inputs['health-check-expect'] }),
-    };
-}
-/** The header values of the check and the values of its query string: never printed. */
-function healthSensitiveValues(inputs) {
-    const check = inputs['health-check'];
-    const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
-    return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
-}
-/** Headers or an expected text without a check would check nothing. */
-function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
-    if (inputs['health-check'] !== undefined)
-        return [];
-    const problem = `is set but ${healthCheck} is empty: set ${healthCheck} (e.g. /ok) or remove it`;
-    return [
-        ...(Object.keys(inputs['health-check-headers']).length > 0
-            ? [{ input: 'health-check-headers', problem }]
-            : []),
-        ...(inputs['health-check-expect'] === undefined
-            ? []
-            : [{ input: 'health-check-expect', problem }]),
-    ];
-}
-/** The step's headers serve the agents whose entry sets `health-check`. */
-function unusedHealthProblems(inputs, words, manifest) {
-    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-    return checked === true ? [] : healthProblems(inputs, words);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/service-access.ts
-
-const ACCESS_INPUT_NAMES = [
-    'api-url',
-    'api-key',
-    'api-key-header',
-    'headers',
-];
-function serviceAccess(inputs) {
-    const apiKey = inputs['api-key'];
-    return {
-        apiUrl: inputs['api-url'],
-        headers: apiKey === ''
-            ? { ...inputs.headers }
-            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
-        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
-    };
-}
-function accessProblems(inputs) {
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] === '' || clash === undefined)
-        return [];
-    return [{ input: 'headers', problem: `header '${clash}' would replace the api-key header` }];
-}
-function checkedAccess(inputs) {
-    const problems = accessProblems(inputs);
-    if (problems.length > 0)
-        throw new errors_InputError(problems);
-    return serviceAccess(inputs);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
-/** `config` merged under the explicit inputs, and every check across inputs reported together. */
-
-
-
-
-
-
-
-
-
-
-function requested(inputs) {
-    const { config } = inputs;
-    return {
-        sourceConfig: {
-            ...config.source_config,
-            ...given({ integration_id: inputs['integration-id'] }),
-        },
-        sourceRevisionConfig: {
-            ...config.source_revision_config,
-            ...given({
-                repo_ref: inputs['repo-ref'],
-                agent_config_path: inputs['agent-config-path'],
-                image_uri: inputs['image-uri'],
-            }),
-        },
-        secretReferences: config.secret_references ?? null,
-    };
-}
-function combinationProblems(inputs, wanted, run) {
-    const problems = [
-        ...accessProblems(inputs),
-        ...healthProblems(inputs, wordsOf(run)),
-        ...configImageProblems(inputs),
-    ];
-    const { source } = inputs;
-    if (source !== 'external_docker' && wanted.secretReferences !== null) {
-        problems.push({
-            input: 'config',
-            problem: `secret_references applies only to source external_docker, not ${source}`,
-        });
-    }
-    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
-        problems.push({
-            input: 'commit',
-            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
-        });
-    }
-    return problems;
-}
-function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
-    return [
-        {
-            input: 'image-uri',
-            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
-        },
-    ];
-}
-/** `config`'s image, checked as `image-uri` is, unless the input (which wins) is given. */
-function configImageProblems(inputs) {
-    const image = inputs.config.source_revision_config?.image_uri;
-    if (inputs['image-uri'] !== undefined || image === undefined || image === null)
-        return [];
-    try {
-        parseImageReference(image);
-        return [];
-    }
-    catch (error) {
-        if (!(error instanceof Invalid))
-            throw error;
-        return [{ input: 'config', problem: `source_revision_config.image_uri ${error.message}` }];
-    }
-}
-function codehostFields(inputs, wanted) {
-    const integrationId = wanted.sourceConfig.integration_id;
-    const { repository } = inputs;
-    if (integrationId != null && repository !== undefined) {
-        return { source: 'codehost', integrationId, repository };
-    }
-    const problems = [];
-    if (integrationId == null) {
-        problems.push({
-            input: 'integration-id',
-            problem: 'is required with source codehost (or config.source_config.integration_id)',
-        });
-    }
-    if (repository === undefined) {
-        problems.push({
-            input: 'repository',
-            problem: 'is required with source codehost (owner/name)',
-        });
-    }
-    return problems;
-}
-function sourceFields(inputs, wanted) {
-    const { source } = inputs;
-    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
-    switch (source) {
-        case 'codehost':
-            return codehostFields(inputs, wanted);
-        case 'external_docker':
-            return missing(needsImage(source, wanted), {
-                source,
-                secretReferences: wanted.secretReferences,
-            });
-        case 'internal_docker':
-            return missing(needsImage(source, wanted), { source });
-        case 'internal_source': {
-            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
-            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
-            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
-        }
-        case 'internal_template':
-            return { source };
-    }
-}
-/** A `deployment_type` the action does not know is sent as it is (the service decides). */
-function specWarnings(wanted) {
-    const type = wanted.sourceConfig.deployment_type;
-    const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
-    return warning === undefined ? [] : [warning];
-}
-function commonFields(inputs, wanted, fields, run) {
-    const access = serviceAccess(inputs);
-    const health = healthRequest(inputs);
-    return {
-        apiUrl: access.apiUrl,
-        headers: access.headers,
-        name: inputs.name,
-        sourceConfig: wanted.sourceConfig,
-        sourceRevisionConfig: wanted.sourceRevisionConfig,
-        secrets: inputs.secrets,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        ...given({ health }),
-        commit: commitRequest(inputs.commit, fields, run),
-        onDrift: inputs['on-drift'],
-        dryRun: inputs['dry-run'],
-        dashboardUrl: inputs['dashboard-url'],
-        sensitiveValues: [
-            ...access.sensitiveValues,
-            ...healthSensitiveValues(inputs),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
-        warnings: specWarnings(wanted),
-    };
-}
-function buildDeploySpec(inputs, run) {
-    const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted, run);
-    const fields = sourceFields(inputs, wanted);
-    if (Array.isArray(fields))
-        throw new errors_InputError([...problems, ...fields]);
-    if (problems.length > 0)
-        throw new errors_InputError(problems);
-    return { ...commonFields(inputs, wanted, fields, run), ...fields };
-}
-/** Throws an `InputError`: every input wrong on its own, else every one that does not fit the others. */
-function readDeploySpec(read, run) {
-    return buildDeploySpec(readInputs(INPUTS, read, run), run);
-}
 
 ;// CONCATENATED MODULE: ./src/inputs/deploy-request.ts
 
@@ -40754,7 +40723,7 @@ function entryInputs({ key, entry }, fields, run) {
         if (typeof raw !== 'string')
             continue;
         try {
-            overrides[field] = core_inputs_INPUTS[field].parse(raw.trim(), run);
+            overrides[field] = INPUTS[field].parse(raw.trim(), run);
         }
         catch (error) {
             if (!(error instanceof Invalid))
@@ -40883,7 +40852,7 @@ const FIXED = {
 const PLAN_SHARED_INPUTS = core_inputs_pick(SHARED);
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
 function planAsked(inputs, run) {
-    const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
+    const fixed = readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
     return { ...deployRequest(core, run), onChange };
@@ -40955,7 +40924,7 @@ function lookupOf(inputs, access) {
  * api key on a pull request whose head names its repository reads as a fork's.
  */
 function readStatusRequest(read, run) {
-    const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
+    const inputs = readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
     const manifest = inputs.agents;
     const problems = unusedHealthProblems(inputs, wordsOf(run), manifest);
     if (problems.length > 0)
@@ -41331,6 +41300,7 @@ const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 const MAX_PAGES = 1_000;
+const byIdPath = (id) => `${DEPLOYMENTS}?deployment_ids=${id}`;
 class Service {
     #client;
     #logger;
@@ -41459,7 +41429,7 @@ class Service {
             attempts: 1,
             timeoutMs,
         });
-        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
+        return answersByIds(list.resources, ids, this.#vetting, byIdPath);
     }
     /** `reconcile` finds what is there when the create may have taken effect unanswered, or on 409. */
     async create(request, reconcile) {
@@ -41474,7 +41444,7 @@ class Service {
         return { ...answered, value: this.#vetting.vet(answered.value) };
     }
     static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+        return `GET ${byIdPath(id)}`;
     }
 }
 
@@ -41602,8 +41572,7 @@ function manifestLiveness(entries) {
 ;// CONCATENATED MODULE: ./src/run/ports/events.ts
 /**
  * The one channel by which the core tells its runner anything; each view (`EventView`)
- * decides how an event looks (log, outputs, GitHub records, `--events`). A port: it imports
- * nothing from the steps and flows that emit it.
+ * decides how an event looks (log, outputs, GitHub records, `--events`).
  *
  * Secrets are redacted once, in `RunEvents.emit`: an event's free text goes through the
  * runner's `redact`; reports carry text already redacted and secret values as `***`; outputs
@@ -41737,11 +41706,8 @@ function sharedListings(service) {
     const listings = new Map();
     return async (integrationId) => {
         const key = integrationId.toLowerCase();
-        let listing = listings.get(key);
-        if (listing === undefined) {
-            listing = service.listRepositories(integrationId);
-            listings.set(key, listing);
-        }
+        const listing = listings.get(key) ?? service.listRepositories(integrationId);
+        listings.set(key, listing);
         return [...(await listing)];
     };
 }
@@ -42134,9 +42100,6 @@ function unpushedRemedy(deployment, target, live) {
     const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
     return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
 }
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
 /** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
 function chooseTarget(commit, tracked, logger) {
     switch (commit.kind) {
@@ -42204,7 +42167,8 @@ function seenRevisionsOf(deployment) {
 function targetOf(spec, result, logger) {
     if (spec.source !== 'codehost')
         return undefined;
-    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    const requested = result.request.source_revision_config.repo_ref;
+    const tracked = reusedOf(result)?.source_revision_config.repo_ref ?? requested ?? undefined;
     return chooseTarget(spec.commit, tracked, logger);
 }
 /** The target as drift: a reused deployment will not build it, and the live commit is not newer. */
@@ -42783,14 +42747,15 @@ function shortenedMs(text, limit) {
     return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
 }
 function paceFrom(env) {
-    const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
-    const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
+    const { initialDelayMs, maxDelayMs } = DEFAULT_RETRY_POLICY;
+    const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, initialDelayMs);
+    const scale = retryDelayMs / initialDelayMs;
     const pollMs = shortenedMs(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
     return {
         retry: {
             ...DEFAULT_RETRY_POLICY,
             initialDelayMs: retryDelayMs,
-            maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs * scale,
+            maxDelayMs: maxDelayMs * scale,
         },
         wait: {
             ...DEFAULT_WAIT,
@@ -43327,16 +43292,9 @@ function answerKey(seen) {
     return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
 }
 function seenOf(address, result) {
-    const { ok, status, refused } = result;
+    const { ok, status, refused, bodyExcerpt: excerpt } = result;
     const error = ok ? undefined : result.error;
-    return {
-        address: shownAddress(address),
-        ok,
-        status,
-        error,
-        excerpt: result.bodyExcerpt,
-        refused,
-    };
+    return { address: shownAddress(address), ok, status, error, excerpt, refused };
 }
 class HealthProbe {
     #request;
@@ -43513,12 +43471,20 @@ function shownDrift({ field, wanted, live }) {
 function stackOf(error) {
     return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
 }
+/** The outcome of a run that threw: its message (redacted, then `after`), and `stackOf`. */
+function failedWith(error, redact, after = '') {
+    return { failure: redact(`${describeError(error)}${after}`), ...stackOf(error) };
+}
 /** How a run about one deployment ends: why it failed (redacted), and an unexpected error's stack. */
 class RunEnding {
     failure;
     #stack;
     /** The run was cancelled (SIGINT, SIGTERM). */
     cancelled = false;
+    /** The latest state seen. */
+    deployment;
+    /** Decided by the flow and the wait (`decideLive`), never here. */
+    liveness;
     /** Runs `work`: why the step fails on the deployment (`stepFailure`), or what it threw. */
     async settle(work, redact) {
         try {
@@ -43554,9 +43520,6 @@ class RunRecord extends RunEnding {
     #request;
     #result;
     #goal;
-    #deployment;
-    /** Decided by the flow and the wait (`decideLive`), never here. */
-    #liveness;
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
     #reported = false;
     /** By revision id: the commit of each revision the run saw live (latest and active). */
@@ -43581,7 +43544,6 @@ class RunRecord extends RunEnding {
     get #drift() {
         return (this.#goal?.drift ?? []).map(shownDrift);
     }
-    /** The revision that still serves while the latest is not active, with its commit if seen live. */
     #stillLive(deployment) {
         const active = deployment?.active_revision_id ?? null;
         if (deployment === undefined || active === null || active === deployment.latest_revision_id)
@@ -43597,17 +43559,17 @@ class RunRecord extends RunEnding {
         if (this.#result === undefined)
             return;
         if (deployment !== undefined) {
-            this.#deployment = deployment;
-            this.#liveness = liveness;
+            this.deployment = deployment;
+            this.liveness = liveness;
         }
-        const live = this.#liveness?.live === true;
-        const assessment = { live, drift: this.#drift, health: this.#liveness?.health };
-        const outputs = outputsOf(this.#result, this.#deployment, assessment, this.spec.dashboardUrl);
+        const live = this.liveness?.live === true;
+        const assessment = { live, drift: this.#drift, health: this.liveness?.health };
+        const outputs = outputsOf(this.#result, this.deployment, assessment, this.spec.dashboardUrl);
         this.#setOutputs(outputs, this.summary(undefined));
     }
     report(stage, waitingFor) {
         const { spec } = this;
-        const [deployment, goal, verdict] = [this.#deployment, this.#goal, this.#liveness];
+        const [deployment, goal, verdict] = [this.deployment, this.#goal, this.liveness];
         return {
             name: spec.name,
             stage,
@@ -43633,10 +43595,7 @@ class RunRecord extends RunEnding {
             return 'cancelled';
         if (this.failure !== undefined)
             return 'failed';
-        return this.#liveness?.live === true ? 'live' : 'not-live';
-    }
-    get deployment() {
-        return this.#deployment;
+        return this.liveness?.live === true ? 'live' : 'not-live';
     }
     requested(request) {
         this.#request = request;
@@ -43644,12 +43603,9 @@ class RunRecord extends RunEnding {
     get reported() {
         return this.#reported;
     }
-    /**
-     * True once, the first time the run has a deployment (found, or created by it) to tell the
-     * adapter of; never for a dry run.
-     */
+    /** True once, when the run first has a deployment to tell the adapter of; never in a dry run. */
     toReport() {
-        if (this.#reported || this.#deployment === undefined || this.spec.dryRun)
+        if (this.#reported || this.deployment === undefined || this.spec.dryRun)
             return false;
         this.#reported = true;
         return true;
@@ -43661,9 +43617,9 @@ class RunRecord extends RunEnding {
             spec: { name, source, dryRun, dashboardUrl },
             result: this.#result,
             request: this.#request,
-            deployment: this.#deployment,
-            liveness: this.#liveness,
-            healthNotMade: healthNotMade(this.spec, this.#liveness),
+            deployment: this.deployment,
+            liveness: this.liveness,
+            healthNotMade: healthNotMade(this.spec, this.liveness),
             target: this.#goal?.target?.sha,
             drift: this.#goal?.drift.map(shownDrift),
             failure: this.failure,
@@ -44196,8 +44152,6 @@ async function runDeploy(asked, io) {
 class StatusRecord extends RunEnding {
     /** The deployment as first found: reused, and asked nothing. */
     #found;
-    #deployment;
-    #liveness;
     #request;
     #setOutputs;
     constructor(request, setOutputs) {
@@ -44205,21 +44159,18 @@ class StatusRecord extends RunEnding {
         this.#request = request;
         this.#setOutputs = setOutputs;
     }
-    get deployment() {
-        return this.#deployment;
-    }
     /** The first deployment seen is the one found. */
     seen(deployment, liveness) {
         const found = (this.#found ??= { deployment, created: false });
-        this.#deployment = deployment;
-        this.#liveness = liveness;
+        this.deployment = deployment;
+        this.liveness = liveness;
         const assessment = { live: liveness.live, drift: [], health: liveness.health };
         const outputs = outputsOf(found, deployment, assessment, this.#request.dashboardUrl);
         this.#setOutputs(outputs, this.summary(undefined));
     }
     /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
     summary(commit) {
-        const deployment = this.#deployment;
+        const deployment = this.deployment;
         if (deployment === undefined)
             return undefined;
         const { name, dashboardUrl } = this.#request;
@@ -44227,8 +44178,8 @@ class StatusRecord extends RunEnding {
             spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
             result: this.#found,
             deployment,
-            liveness: this.#liveness,
-            healthNotMade: healthNotMade(this.#request, this.#liveness),
+            liveness: this.liveness,
+            healthNotMade: healthNotMade(this.#request, this.liveness),
             drift: [],
             failure: this.failure,
             commit,
@@ -44323,7 +44274,7 @@ function planEntry(verdict, dashboardUrl) {
             : {
                 action: verdict.action,
                 'deployment-id': deployment?.id ?? null,
-                changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
+                changes: verdict.changes.map(shownDrift),
                 reason: verdict.reason ?? null,
             },
     };
@@ -44487,7 +44438,7 @@ async function planned(spec, onChange, io, events, shared) {
         return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
     }
     catch (error) {
-        const failure = io.redact(describeError(error));
+        const failed = failedWith(error, io.redact);
         // No verdict, and no output: none is known (the dry run fails before it finds a deployment),
         // and `action` or `changes` would speak for a plan that was not made. The comment stops
         // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
@@ -44497,12 +44448,12 @@ async function planned(spec, onChange, io, events, shared) {
                 kind: 'planned',
                 report: {
                     name: spec.name,
-                    failure,
+                    failure: failed.failure,
                     ...(head?.kind === 'branch' ? { head: head.sha } : {}),
                 },
             });
         }
-        return { failure, ...stackOf(error) };
+        return failed;
     }
 }
 
@@ -45173,7 +45124,6 @@ function renderSummary(summary, redact) {
 
 
 
-
 /** The most `list --all` reads: 100 pages of 100. */
 const LIST_CAP = 10_000;
 const DEFAULT_LIST_LIMIT = 100;
@@ -45274,11 +45224,6 @@ function dotenvRefusal(value) {
     }
     return undefined;
 }
-function pastTheCount(maxKeys) {
-    return maxKeys === DOTENV_LIMIT_VARIABLES
-        ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
-        : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
-}
 /**
  * `variables`, most important first, as GitLab reads them back: no empty
  * value (unset reads the same); past `maxKeys` the last go; past 5 KB the
@@ -45296,9 +45241,11 @@ function dotenvReport(variables, maxKeys) {
         else
             skipped.push({ variable, reason: refusal });
     }
-    for (const [variable] of lines.splice(maxKeys)) {
-        skipped.push({ variable, reason: pastTheCount(maxKeys) });
-    }
+    const pastTheCount = maxKeys === DOTENV_LIMIT_VARIABLES
+        ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
+        : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
+    for (const [variable] of lines.splice(maxKeys))
+        skipped.push({ variable, reason: pastTheCount });
     const joined = () => lines.map(([, line]) => line).join('');
     let text = joined();
     while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
@@ -45421,7 +45368,7 @@ function valueOption(input, description) {
         type: flag === undefined ? 'string' : 'boolean',
         ...(flag === undefined ? { valueName: 'VALUE' } : {}),
         variable: variableOf(option),
-        defaultText: shownDefault(core_inputs_INPUTS[input].default),
+        defaultText: shownDefault(INPUTS[input].default),
         description,
         commands: commandsOf(input),
         role: { kind: 'input', input },
@@ -45497,13 +45444,12 @@ const LIST_EXCLUDES = {
 function ownOptions(command, inputs, descriptions) {
     return Object.keys(inputs).map((input) => {
         const flag = input === 'all';
-        const excludes = LIST_EXCLUDES[input];
         return {
             option: input,
             type: flag ? 'boolean' : 'string',
             ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
             variable: variableOf(input),
-            ...(excludes === undefined ? {} : { excludes }),
+            excludes: LIST_EXCLUDES[input],
             defaultText: shownDefault(inputs[input].default),
             description: descriptions[input],
             commands: [command],
@@ -45787,10 +45733,10 @@ function option_values_readInputs(given, command, table, reading) {
                 }
                 break;
             }
-            case 'secret':
-                readSecretOptions(given, table, reading);
+            case 'secrets-file':
+                readSecretOptions(given, variable, reading);
                 break;
-            case 'secrets-file': // Read with `--secret`, as one list.
+            case 'secret': // Read with `--secrets-file`, as one list.
             case 'output':
                 break;
         }
@@ -45826,11 +45772,9 @@ function readHeaderOptions(names, option, input, reading) {
     reading.origins[input] = option;
 }
 /** `--secrets-file`, then each `--secret NAME`, as one JSON object; else `DEPLOY_SECRETS`. */
-function readSecretOptions(given, table, reading) {
-    const fileSpec = table.find((spec) => spec.role.kind === 'secrets-file');
+function readSecretOptions(given, variable, reading) {
     const path = given.get('secrets-file')?.values[0];
     const names = given.get('secret')?.values ?? [];
-    const variable = fileSpec?.variable;
     if (path === undefined && names.length === 0) {
         const text = variable === undefined ? undefined : reading.sources.env[variable];
         if (text !== undefined && variable !== undefined) {
@@ -45925,8 +45869,8 @@ class UsageError extends Error {
 }
 const HELP = ['--help', '-h', 'help'];
 const EVENTS_VARIABLE = variableOf('events');
-function readEventsFlag(given, env, problems) {
-    if (given.has('events'))
+function readEventsFlag(flag, env, problems) {
+    if (flag)
         return true;
     const text = env[EVENTS_VARIABLE] ?? '';
     if (text === '')
@@ -45948,14 +45892,8 @@ function wantsEvents(args, env) {
         return false;
     const end = args.indexOf('--');
     const options = end < 0 ? args : args.slice(0, end);
-    if (options.some((arg) => arg === '--events' || arg.startsWith('--events=')))
-        return true;
-    try {
-        return parseBoolean(env[EVENTS_VARIABLE] ?? '');
-    }
-    catch {
-        return false;
-    }
+    const flag = options.some((arg) => arg === '--events' || arg.startsWith('--events='));
+    return readEventsFlag(flag, env, []);
 }
 /** More variables than any report holds. */
 const DOTENV_MAX_KEYS_CAP = 10_000;
@@ -46003,7 +45941,7 @@ function readInvocation(args, sources) {
     const given = readTokens(rest, first, table, reading.problems);
     if (given.has('help'))
         return { kind: 'help', command: first };
-    const events = readEventsFlag(given, sources.env, reading.problems);
+    const events = readEventsFlag(given.has('events'), sources.env, reading.problems);
     if (events && given.has('json')) {
         const origin = given.has('events') ? '--events' : `${EVENTS_VARIABLE} (true)`;
         reading.problems.push(`${origin} and --json exclude each other: both write stdout; the stream's result line holds the --json object`);
@@ -49557,11 +49495,10 @@ const CORRECTIONS = {
             }
             : { ...candidate, sha };
     },
-    buildkite: (answer, env) => {
-        const candidate = generic(answer);
-        const fork = slugOfGitUrl(nonEmpty(env.BUILDKITE_PULL_REQUEST_REPO));
-        return fork === undefined ? candidate : { ...candidate, repository: fork };
-    },
+    buildkite: (answer, env) => ({
+        ...generic(answer),
+        repository: slugOfGitUrl(env.BUILDKITE_PULL_REQUEST_REPO),
+    }),
 };
 /** The project slug where env-ci has none. */
 const SLUGS = {
@@ -49615,11 +49552,7 @@ function describeCiRun(env, cwd) {
         return { where: 'a terminal', head: ci_none(`${cwd} is not in a git checkout`) };
     }
     const origin = originRepository(env, cwd);
-    const checkout = {
-        where,
-        commit: answer.commit,
-        ...(origin === undefined ? {} : { slug: origin.slug, host: origin.host }),
-    };
+    const checkout = { where, commit: answer.commit, ...origin };
     if (answer.branch === undefined || answer.branch === 'HEAD') {
         return { ...checkout, head: ci_none('the git checkout is on no branch (a detached HEAD)') };
     }
@@ -50241,20 +50174,18 @@ function cutToFit(shown, columns, width) {
 function fit(shown, width) {
     const full = shown.map((each) => each.width);
     const leaving = byCutRank(shown);
+    let kept = shown;
     for (let left = 0; left <= leaving.length; left += 1) {
-        const kept = shown.filter((each) => !leaving.slice(0, left).includes(each));
+        kept = shown.filter((each) => !leaving.slice(0, left).includes(each));
         kept.forEach((each) => {
             each.width = full[shown.indexOf(each)] ?? 0;
         });
         cutToFit(kept, byCutRank(kept), width);
         if (totalWidth(kept) <= width)
             return kept;
-        if (left === leaving.length) {
-            cutToFit(kept, kept.filter((each) => each.cutRank === 'middle'), width);
-            return kept;
-        }
     }
-    return shown;
+    cutToFit(kept, kept.filter((each) => each.cutRank === 'middle'), width);
+    return kept;
 }
 /** A table at most `width` screen columns wide: a column no item fills is left out, the others `fit`. */
 function table(items, columns, width) {
@@ -50327,9 +50258,6 @@ function heartbeatMsFrom(env) {
     return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
 }
 const ONE = '';
-function agentField(agent) {
-    return agent === undefined ? {} : { agent };
-}
 class EventStream {
     #options;
     #wallTime;
@@ -50355,7 +50283,7 @@ class EventStream {
             clearTimeout(wait.timer);
         wait.timer = setTimeout(() => {
             this.#line('heartbeat', {
-                ...agentField(agent),
+                ...(agent === undefined ? {} : { agent }),
                 elapsed_s: Math.round((performance.now() - wait.since) / 100) / 10,
                 waiting_for: this.#options.redact(wait.waitingFor),
             });
@@ -50372,7 +50300,7 @@ class EventStream {
     }
     sink = (event) => {
         const { agent } = event;
-        const tagged = agentField(agent);
+        const tagged = agent === undefined ? {} : { agent };
         switch (event.kind) {
             case 'log':
                 if (event.level === 'warning')
@@ -50680,7 +50608,6 @@ class StderrLog {
             this.#line(line);
     }
     info(message) {
-        // The wait is over (or never began): the live line gives way for good.
         this.#live.drop(ONE_DEPLOYMENT);
         this.#write('info', message);
     }
@@ -50894,7 +50821,7 @@ async function writeListing(service, asked, context) {
 }
 async function list(context) {
     const { request, world, run, log } = context;
-    const asked = listRequest(declare_readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
+    const asked = listRequest(readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
     for (const warning of asked.warnings)
         log.warning(warning);
     const service = serviceOf(asked.access, context);
@@ -50908,7 +50835,7 @@ async function list(context) {
 async function repos(context) {
     const { request, world, run, log } = context;
     const { stdout } = world;
-    const asked = reposRequest(declare_readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
+    const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
     const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
     if (repositories.length === 0)
         log.info('the integration has no repository to deploy');
@@ -51007,9 +50934,8 @@ function actionDescriptions(actionYml) {
     return Object.fromEntries(Object.entries(inputs ?? {}).flatMap(([name, input]) => typeof input.description === 'string' ? [[name, input.description.trim()]] : []));
 }
 function commandHelp(command, descriptions = {}) {
-    const table = optionTable(descriptions);
     const { usage, does } = ABOUT[command];
-    const options = table.filter((spec) => spec.commands.includes(command));
+    const options = optionTable(descriptions).filter((spec) => spec.commands.includes(command));
     return [
         `Usage: ${usage}`,
         '',
@@ -51054,15 +50980,10 @@ function topHelp(version) {
 
 ;// CONCATENATED MODULE: ./src/cli/outputs.ts
 /**
- * What a run writes for machines outside GitHub: one JSON object (`--json`)
- * and `KEY=value` lines for GitLab's dotenv report (`--dotenv`), from a row
- * of outputs a deployment (or plan), flat for a run of one, keyed by agent
- * for a manifest. A manifest's report puts the most useful variables first,
- * so that GitLab's limit on their number cuts the least useful. The values
- * arrive redacted by structure (every secret value in `deployment` and
- * `drift` is `***`); nothing here redacts by substring, so that a secret
- * `true` cannot turn `created` into `***`. `OutputsSeen` keeps what a run has
- * made known so far, from its events.
+ * What a run writes for machines outside GitHub: `--json` and GitLab's dotenv report (`--dotenv`),
+ * from a row of outputs a deployment (or plan), flat for a run of one, keyed by agent for a
+ * manifest. The values arrive redacted by structure (every secret value in `deployment` and `drift`
+ * is `***`); nothing here redacts by substring, so a secret `true` cannot turn `created` into `***`.
  */
 
 
@@ -51274,17 +51195,16 @@ class OutputsSeen {
 
 
 
-
 const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
 /** Reads and checks every input of `command` before any request; throws the core's `InputError`. */
 function readCommandRequest(command, read, run) {
     switch (command) {
         case 'plan':
-            return { command, asked: planAsked(declare_readInputs(PLAN_INPUTS, read, run), run) };
+            return { command, asked: planAsked(readInputs(PLAN_INPUTS, read, run), run) };
         case 'status':
             return { command, asked: readStatusRequest(read, run) };
         case 'deploy':
-            return { command, asked: deployRequest(declare_readInputs(core_inputs_INPUTS, read, run), run) };
+            return { command, asked: deployRequest(readInputs(INPUTS, read, run), run) };
     }
 }
 /** Never throws: how it ended is in the outcome. */
@@ -51292,13 +51212,6 @@ function runCommandRequest({ command, asked }, io) {
     if (command === 'plan')
         return runPlan(asked, io);
     return command === 'status' ? runStatus(asked, io) : runDeploy(asked, io);
-}
-/** The commit a deploy was given (`--commit SHA`), which it targets whatever the checkout's head. */
-function givenCommit(prepared) {
-    if (prepared.command !== 'deploy')
-        return undefined;
-    const commit = prepared.asked.agents[0]?.spec.commit;
-    return commit?.kind === 'sha' ? commit.sha : undefined;
 }
 /** Why a file could not be written: the system's reason (`illegal operation on a directory (EISDIR)`), no stack. */
 function writeFailure(option, path, error) {
@@ -51309,27 +51222,10 @@ function writeFailure(option, path, error) {
 }
 /** Writes --dotenv and --summary; why each that could not be written could not (logged too). */
 function writeFiles(request, seen, summary, world, { log, redact, warn }) {
-    const files = [
-        [
-            '--dotenv',
-            request.dotenv,
-            () => {
-                const { text, skipped } = seen.dotenv(request.dotenvMaxKeys);
-                for (const { variable, reason } of skipped)
-                    warn(`${variable} is left out of --dotenv: ${reason}`);
-                return text;
-            },
-        ],
-        [
-            '--summary',
-            request.summary,
-            () => (summary === undefined ? '' : redact(renderSummary(summary, redact))),
-        ],
-    ];
     const failures = [];
-    for (const [option, path, text] of files) {
+    const write = (option, path, text) => {
         if (path === undefined)
-            continue;
+            return;
         try {
             world.writeFile(path, text());
         }
@@ -51338,7 +51234,14 @@ function writeFiles(request, seen, summary, world, { log, redact, warn }) {
             log.error(redact(failure));
             failures.push(failure);
         }
-    }
+    };
+    write('--dotenv', request.dotenv, () => {
+        const { text, skipped } = seen.dotenv(request.dotenvMaxKeys);
+        for (const { variable, reason } of skipped)
+            warn(`${variable} is left out of --dotenv: ${reason}`);
+        return text;
+    });
+    write('--summary', request.summary, () => summary === undefined ? '' : redact(renderSummary(summary, redact)));
     return failures;
 }
 /** Writes the files, --json, then the result line; a file not written fails the run in all three. */
@@ -51408,8 +51311,11 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
             seen.expectAgents();
         log.expectAgents(manifest.agents.length);
     }
-    if (command === 'deploy')
-        log.info(describeRun(ci, givenCommit(prepared)));
+    if (prepared.command === 'deploy') {
+        // A commit given (`--commit SHA`) is the target whatever the checkout's head.
+        const commit = prepared.asked.agents[0]?.spec.commit;
+        log.info(describeRun(ci, commit?.kind === 'sha' ? commit.sha : undefined));
+    }
     const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)), quitting);
     if (outcome.stack !== undefined)
         log.debug(outcome.stack);

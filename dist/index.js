@@ -55974,10 +55974,7 @@ function iso_duration(params) {
 }
 
 ;// CONCATENATED MODULE: ./src/service/schema-family.ts
-/**
- * The one definition of the service's nested resources, and the field kinds it is written
- * with (schemas.ts builds it twice: strict for what the action sends, loose for answers).
- */
+/** The one definition of the service's nested resources and its field kinds, built twice in schemas.ts. */
 
 /** An object whose inner structure the service interface does not show: anything goes. */
 const freeForm = () => record(schemas_string(), unknown());
@@ -56120,14 +56117,7 @@ function buildFamily(object) {
         secrets: array(Secret),
         secret_references: array(SecretReference).nullish(),
     });
-    return {
-        ResourceSpec,
-        SourceConfig,
-        SourceRevisionConfig,
-        Secret,
-        SecretReference,
-        Deployment,
-    };
+    return { SourceConfig, SourceRevisionConfig, SecretReference, Deployment };
 }
 
 ;// CONCATENATED MODULE: ./src/service/schemas.ts
@@ -56156,11 +56146,7 @@ const STATUSES = [
     'UNKNOWN',
 ];
 const DeploymentStatusSchema = lazy(() => schemas_enum(STATUSES));
-/**
- * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
- * schemas take any string, since the service adds types (`serverless`); an unknown one is
- * sent as given, with one warning.
- */
+/** The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`). */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
 /** The service's enums are known lists, not walls: an unknown value is passed on with one warning. */
 function unknownValueWarning(what, value, known) {
@@ -56173,11 +56159,9 @@ let responseFamily;
 const response = () => (responseFamily ??= buildFamily(looseObject));
 let requestFamily;
 const request = () => (requestFamily ??= buildFamily(strictObject));
-const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
 const SourceRevisionConfigRequestSchema = lazy(() => request().SourceRevisionConfig);
-const SecretSchema = lazy(() => request().Secret);
 const SecretReferenceSchema = lazy(() => request().SecretReference);
 /** Body of the create call (docs/how-it-works.md, "The service's interface"). */
 const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ name: schemas_string().min(1, 'must not be empty') }));
@@ -56191,8 +56175,6 @@ const RepositorySchema = lazy(() => looseObject({
     default_branch: schemas_string(),
 }));
 const RepositoryListSchema = lazy(() => array(RepositorySchema));
-const ResourceSpecSchema = lazy(() => response().ResourceSpec);
-const SourceConfigSchema = lazy(() => response().SourceConfig);
 const SourceRevisionConfigSchema = lazy(() => response().SourceRevisionConfig.extend({
     repo_commit_sha: schemas_string().nullish(),
 }));
@@ -56554,6 +56536,7 @@ const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 const MAX_PAGES = 1_000;
+const byIdPath = (id) => `${DEPLOYMENTS}?deployment_ids=${id}`;
 class Service {
     #client;
     #logger;
@@ -56682,7 +56665,7 @@ class Service {
             attempts: 1,
             timeoutMs,
         });
-        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
+        return answersByIds(list.resources, ids, this.#vetting, byIdPath);
     }
     /** `reconcile` finds what is there when the create may have taken effect unanswered, or on 409. */
     async create(request, reconcile) {
@@ -56697,7 +56680,7 @@ class Service {
         return { ...answered, value: this.#vetting.vet(answered.value) };
     }
     static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+        return `GET ${byIdPath(id)}`;
     }
 }
 
@@ -57815,16 +57798,9 @@ function answerKey(seen) {
     return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
 }
 function seenOf(address, result) {
-    const { ok, status, refused } = result;
+    const { ok, status, refused, bodyExcerpt: excerpt } = result;
     const error = ok ? undefined : result.error;
-    return {
-        address: shownAddress(address),
-        ok,
-        status,
-        error,
-        excerpt: result.bodyExcerpt,
-        refused,
-    };
+    return { address: shownAddress(address), ok, status, error, excerpt, refused };
 }
 class HealthProbe {
     #request;
@@ -58042,16 +58018,8 @@ function withHealth(cells, health) {
 function goneRow(key, dashboard, health) {
     const where = markdownLink('Dashboard', dashboard);
     const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
-    const cells = [
-        markdownCode(key),
-        '',
-        '',
-        'no longer deployed by this workflow',
-        '',
-        '',
-        runs,
-        '',
-    ];
+    const live = 'no longer deployed by this workflow';
+    const cells = [markdownCode(key), '', '', live, '', '', runs, ''];
     return `| ${withHealth(cells, health ? '' : undefined).join(' | ')} |`;
 }
 
@@ -58224,9 +58192,8 @@ function agentRow(state, redact, health) {
         links.join(' · '),
         failure === undefined ? '' : markdownText(redact(failure), ROW_FAILURE_CHARS),
     ];
-    const write = bodyText(redact);
     const seen = report?.health;
-    const shown = health ? (seen === undefined ? '' : healthCell(seen, write)) : undefined;
+    const shown = health ? (seen === undefined ? '' : healthCell(seen, bodyText(redact))) : undefined;
     return `| ${withHealth(cells, shown).join(' | ')} |`;
 }
 function agentsCommentBody(manifest, states, previous, parts) {
@@ -58437,6 +58404,136 @@ function hasNextPage(link) {
     return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
 }
 
+;// CONCATENATED MODULE: ./src/github/features/retire-comment.ts
+/**
+ * A retired preview's comment, flat or keyed: the deploy's comment (its
+ * marker kept, so a reopened pull request finds it again) rewritten to say
+ * the preview is no longer live, that its deployment still exists in the
+ * service, and where to delete it. It never says a deployment was deleted
+ * or stopped.
+ */
+
+
+function why(state, many) {
+    const its = many ? 'its previews are' : 'its preview is';
+    if (state === 'merged' || state === 'closed') {
+        return `This pull request was ${state}, so ${its} retired`;
+    }
+    return many ? 'These previews are retired' : 'This preview is retired';
+}
+/** In id order: two runs that list them in another order write the same body. */
+function byId(deployments) {
+    return [...deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
+}
+function retiredCommentBody(comment, redact = (text) => text) {
+    const name = markdownCode(redact(comment.name), 200, false);
+    const lines = [
+        marker(comment.name),
+        `### ⚫ ${name}: preview retired`,
+        '',
+        `${why(comment.pullRequestState, false)}: this comment no longer says it is live.`,
+        '',
+    ];
+    const deployments = byId(comment.deployments);
+    const [one] = deployments;
+    if (one === undefined) {
+        lines.push(`No deployment is named ${name} in the service: nothing is left to delete there.`);
+    }
+    else if (deployments.length === 1) {
+        lines.push(...oneDeployment(one, redact));
+    }
+    else {
+        lines.push(...severalDeployments(deployments, redact));
+    }
+    return `${[...lines, ...runTail(comment.runUrl)].join('\n')}\n`;
+}
+function deleteIt({ deployment, dashboardUrl }, redact) {
+    return (markdownLink('in the dashboard', dashboardUrl) ??
+        `in the service, by its id ${markdownCode(redact(deployment.id), 100)}`);
+}
+function oneDeployment(retired, redact) {
+    const code = (value) => markdownCode(redact(value), 100);
+    const { deployment } = retired;
+    return [
+        deployment.status === 'AWAITING_DELETE'
+            ? `In the service, a deletion of its deployment was asked for: its status is ${code(deployment.status)}.`
+            : "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.",
+        '',
+        '| | |',
+        '| --- | --- |',
+        `| Deployment | ${code(deployment.id)} |`,
+        `| Status | ${code(deployment.status)} |`,
+        `| Delete it | ${deleteIt(retired, redact)} |`,
+    ];
+}
+/** The service allows several deployments of one name. */
+function severalDeployments(deployments, redact) {
+    const code = (value) => markdownCode(redact(value), 100);
+    const count = deployments.length;
+    const deleting = deployments.every(({ deployment }) => deployment.status === 'AWAITING_DELETE');
+    return [
+        deleting
+            ? `The service holds ${count} deployments of this name. For each, a deletion was asked for: their statuses are ${code('AWAITING_DELETE')}.`
+            : `**The service holds ${count} deployments of this name, and they still exist there**: each keeps running (and costing) until someone deletes it. This action cannot delete them: the service's interface has no delete.`,
+        '',
+        '| Deployment | Status | Delete it |',
+        '| --- | --- | --- |',
+        ...deployments.map((retired) => `| ${code(retired.deployment.id)} | ${code(retired.deployment.status)} | ${deleteIt(retired, redact)} |`),
+    ];
+}
+const HEAD = [
+    '| Agent | Deployment | Id in the service | Status | Delete it |',
+    '| --- | --- | --- | --- | --- |',
+];
+function retire_comment_cellsOf(deployments, redact) {
+    const code = (value) => markdownCode(redact(value), 100);
+    const sorted = byId(deployments);
+    if (sorted.length === 0)
+        return ['', '', 'none in the service: nothing to delete'];
+    return [
+        sorted.map(({ deployment }) => code(deployment.id)).join(', '),
+        sorted.map(({ deployment }) => code(deployment.status)).join(', '),
+        sorted
+            .map(({ deployment, dashboardUrl }) => markdownLink('Dashboard', dashboardUrl) ?? `in the service, id ${code(deployment.id)}`)
+            .join(', '),
+    ];
+}
+function retiredManifestBody(retired, previous, redact) {
+    const { manifest } = retired;
+    const identity = manifestIdentity(manifest);
+    const title = markdownCode(redact(identity), 200, false);
+    const head = [
+        manifestMarker(identity),
+        `### ⚫ Agents of ${title}: previews retired`,
+        '',
+        `${why(retired.pullRequestState, true)}: this comment no longer says they are live. **A deployment listed here still exists in the service**, and keeps running (and costing) until someone deletes it there: this action cannot delete it (the service's interface has no delete).`,
+        '',
+        ...HEAD,
+    ];
+    const reports = new Map(retired.reports.map(({ key, report }) => [key, report]));
+    const rows = manifest.agents.map((agent) => {
+        const report = reports.get(agent.key);
+        const cells = report === undefined
+            ? ['', '', 'not looked up (the service did not answer): re-run the job']
+            : retire_comment_cellsOf(report.deployments, redact);
+        return `| ${[markdownCode(agent.key), markdownCode(redact(agent.deploymentName), 100), ...cells].join(' | ')} |`;
+    });
+    const gone = goneAgents(manifest, previous).map(([key, dashboard]) => {
+        const where = markdownLink('Dashboard', dashboard);
+        const runs = `no longer deployed by this workflow; runs until deleted${where === undefined ? '' : `: ${where}`}`;
+        return `| ${markdownCode(key)} |  |  |  | ${runs} |`;
+    });
+    const tail = runTail(retired.runUrl);
+    return [...head, ...keptRows(head, [...rows, ...gone], tail), ...tail].join('\n') + '\n';
+}
+/** The workflow run's link, the one line two runs' retired bodies differ by. */
+const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
+/** The same body but for the run's link: a second retire or sweep then writes nothing. */
+function sameRetiredBody(current, next) {
+    const withoutRun = (body) => body.replace(RUN_LINK, '').trimEnd();
+    return withoutRun(current) === withoutRun(next);
+}
+
 ;// CONCATENATED MODULE: ./src/github/features/pr-comment.ts
 
 
@@ -58446,7 +58543,6 @@ class PullRequestComment {
     #api;
     #context;
     #logger;
-    #redact;
     #commentId;
     #body;
     #writes = 0;
@@ -58454,11 +58550,10 @@ class PullRequestComment {
     #given = false;
     #searched = false;
     #carries;
-    constructor(api, context, logger, redact, carries = carriesMarker) {
+    constructor(api, context, logger, carries = carriesMarker) {
         this.#api = api;
         this.#context = context;
         this.#logger = logger;
-        this.#redact = redact;
         this.#carries = carries;
     }
     get commentId() {
@@ -58467,23 +58562,20 @@ class PullRequestComment {
     get body() {
         return this.#body;
     }
-    async write(report, options = {}) {
-        await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
-    }
     async writeBody(name, body, options = {}) {
         if (await this.#located(name, options))
             await this.#write(body, options);
     }
     /** Rewrites the comment for `name` when there is one; creates none (a retired preview's). */
-    async rewrite(name, body, options = {}, same = (current, next) => current === next) {
-        if (!(await this.#located(name, options)))
+    async rewrite(name, body) {
+        if (!(await this.#located(name, {})))
             return 'failed';
         if (this.#commentId === undefined)
             return 'none';
         const next = body();
-        if (this.#body !== undefined && same(this.#body, next))
+        if (this.#body !== undefined && sameRetiredBody(this.#body, next))
             return 'unchanged';
-        return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
+        return (await this.#write(() => next, {})) ? 'rewritten' : 'failed';
     }
     /** False when no write can be made this run. */
     async #located(name, options) {
@@ -58591,14 +58683,11 @@ class DeployReport {
         if (wanted.comment && context.pullRequest !== undefined) {
             const where = { repository: context.repository, pullRequest: context.pullRequest };
             const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
-            this.#comment = new PullRequestComment(api, where, parts.logger, parts.redact, carries);
+            this.#comment = new PullRequestComment(api, where, parts.logger, carries);
         }
     }
     get recordIds() {
         return this.#ids;
-    }
-    get deploymentId() {
-        return this.#ids.get(FLAT_KEY);
     }
     /** Its record starts once each of its agents' deployment is found or created. */
     deployed(report, key = FLAT_KEY) {
@@ -58744,8 +58833,10 @@ class DeployReport {
             return;
         if (this.#layout === 'flat') {
             const report = this.#states.get(FLAT_KEY)?.report;
-            if (report !== undefined)
-                await comment.write(withRunUrl(report, this.#runUrl), options);
+            if (report === undefined)
+                return;
+            const body = () => commentBody(withRunUrl(report, this.#runUrl), this.#parts.redact);
+            await comment.writeBody(report.name, body, options);
             return;
         }
         // In the manifest's order: each agent's state was set, in it, when the report was made.
@@ -59319,9 +59410,9 @@ class GitHubApi {
         return this.#walk(call, CommentPage, visit, options, MAX_COMMENT_PAGES);
     }
     /** The deployments of `environment`, newest first, as `walkComments` reads comments. */
-    walkDeployments(repo, environment, visit, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
+    walkDeployments(repo, environment, visit, maxPages = MAX_DEPLOYMENT_PAGES) {
         const call = (page) => rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-        return this.#walk(call, DeploymentPage, visit, options, maxPages);
+        return this.#walk(call, DeploymentPage, visit, {}, maxPages);
     }
     #walk(call, schema, visit, options, maxPages) {
         const read = async (page) => {
@@ -59977,7 +60068,7 @@ function runProblemOf(declarations, raw, run) {
     return undefined;
 }
 /** Throws one `InputError` naming every bad input, in the set's order. */
-function declare_readInputs(declarations, read, run) {
+function readInputs(declarations, read, run) {
     const raw = Object.fromEntries(namesOf(declarations).map((name) => [
         name,
         read(name) ?? defaultText(declarations[name], run),
@@ -60135,14 +60226,15 @@ function shortenedMs(text, limit) {
     return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
 }
 function paceFrom(env) {
-    const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
-    const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
+    const { initialDelayMs, maxDelayMs } = DEFAULT_RETRY_POLICY;
+    const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, initialDelayMs);
+    const scale = retryDelayMs / initialDelayMs;
     const pollMs = shortenedMs(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
     return {
         retry: {
             ...DEFAULT_RETRY_POLICY,
             initialDelayMs: retryDelayMs,
-            maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs * scale,
+            maxDelayMs: maxDelayMs * scale,
         },
         wait: {
             ...DEFAULT_WAIT,
@@ -60376,9 +60468,6 @@ function unpushedRemedy(deployment, target, live) {
     const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
     return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
 }
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
 /** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
 function chooseTarget(commit, tracked, logger) {
     switch (commit.kind) {
@@ -60446,7 +60535,8 @@ function seenRevisionsOf(deployment) {
 function targetOf(spec, result, logger) {
     if (spec.source !== 'codehost')
         return undefined;
-    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    const requested = result.request.source_revision_config.repo_ref;
+    const tracked = reusedOf(result)?.source_revision_config.repo_ref ?? requested ?? undefined;
     return chooseTarget(spec.commit, tracked, logger);
 }
 /** The target as drift: a reused deployment will not build it, and the live commit is not newer. */
@@ -61060,8 +61150,7 @@ function renderSummary(summary, redact) {
 ;// CONCATENATED MODULE: ./src/run/ports/events.ts
 /**
  * The one channel by which the core tells its runner anything; each view (`EventView`)
- * decides how an event looks (log, outputs, GitHub records, `--events`). A port: it imports
- * nothing from the steps and flows that emit it.
+ * decides how an event looks (log, outputs, GitHub records, `--events`).
  *
  * Secrets are redacted once, in `RunEvents.emit`: an event's free text goes through the
  * runner's `redact`; reports carry text already redacted and secret values as `***`; outputs
@@ -61161,9 +61250,9 @@ function stepLog(logger, groups) {
         if (agent === undefined) {
             flat(event);
             if (event.kind === 'phase' && event.grouped)
-                groups.start(event.message);
+                groups.startGroup(event.message);
             else if (event.kind === 'phase_over' && event.grouped)
-                groups.end();
+                groups.endGroup();
             return;
         }
         switch (event.kind) {
@@ -61183,10 +61272,10 @@ function stepLog(logger, groups) {
                 if (group === undefined)
                     return;
                 open.delete(agent);
-                groups.start(`[${agent}] ${group.heading}`);
+                groups.startGroup(`[${agent}] ${group.heading}`);
                 for (const line of group.lines)
                     logger[line.level](line.message);
-                groups.end();
+                groups.endGroup();
                 return;
             }
             default:
@@ -61201,23 +61290,20 @@ function stepLog(logger, groups) {
  * the first 9 go out as they come, later ones are log lines, and at the end
  * the 10th is the last warning itself or how many more there were and where.
  */
-/** GitHub shows this many warning annotations a step. */
 const ANNOTATION_LIMIT = 10;
 class WarningAnnotations {
     #sink;
-    #limit;
     #annotated = 0;
     #held = [];
     #flushed = false;
-    constructor(sink, limit = ANNOTATION_LIMIT) {
+    constructor(sink) {
         this.#sink = sink;
-        this.#limit = limit;
     }
     get count() {
         return this.#annotated + this.#held.length;
     }
     warning(message) {
-        if (!this.#flushed && this.#annotated < this.#limit - 1) {
+        if (!this.#flushed && this.#annotated < ANNOTATION_LIMIT - 1) {
             this.#annotated += 1;
             this.#sink.annotate(message);
             return;
@@ -61239,7 +61325,7 @@ class WarningAnnotations {
             this.#sink.annotate(only);
             return;
         }
-        this.#sink.annotate(`${this.#held.length} more warnings than GitHub shows here (it shows ${this.#limit} a step): ${where}. The first of them: ${only}`);
+        this.#sink.annotate(`${this.#held.length} more warnings than GitHub shows here (it shows ${ANNOTATION_LIMIT} a step): ${where}. The first of them: ${only}`);
     }
 }
 
@@ -61488,11 +61574,10 @@ class StepOutputs {
 
 
 
-
 /** Where the warnings past GitHub's 10 annotations are, unless the entry says otherwise. */
 const OTHER_WARNINGS = "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 /** Each line through `redact`: the core's events are redacted where made, the step's own are not. */
-function logger(core, redact, annotations) {
+function logger(core, annotations, redact = (text) => text) {
     return {
         info: (message) => core.info(neutraliseCommands(redact(message))),
         notice: (message) => core.notice(redact(message)),
@@ -61503,10 +61588,6 @@ function logger(core, redact, annotations) {
                 core.debug(redact(message));
         },
     };
-}
-function stepViews(core, annotations, outputs) {
-    const log = logger(core, (text) => text, annotations);
-    return [stepLog(log, { start: core.startGroup, end: core.endGroup }), outputs.view];
 }
 /** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends the step at once. */
 function onCancel(controller, log) {
@@ -61541,7 +61622,7 @@ function readInput(name) {
 /** The inputs and proxy variables, all checked before any request. */
 function readRequest(entry, run) {
     try {
-        const request = entry.request(declare_readInputs(entry.inputs, readInput, run), run);
+        const request = entry.request(readInputs(entry.inputs, readInput, run), run);
         return { request, proxy: proxySettingsFrom(process.env) };
     }
     catch (error) {
@@ -61598,7 +61679,7 @@ async function runStep(entry) {
         annotate: (message) => core.warning(message),
         line: (message) => core.info(neutraliseCommands(message)),
     });
-    const log = logger(core, (text) => redactor.redact(text), annotations);
+    const log = logger(core, annotations, (text) => redactor.redact(text));
     const controller = new AbortController();
     const stopListening = onCancel(controller, log);
     const io = (makeHooks) => {
@@ -61614,7 +61695,8 @@ async function runStep(entry) {
             mask,
             redact: (text) => redactor.redact(text),
             views: [
-                ...stepViews(core, annotations, outputs),
+                stepLog(logger(core, annotations), core),
+                outputs.view,
                 ...(hooks.view === undefined ? [] : [hooks.view]),
             ],
             commitOrder: hooks.commitOrder,
@@ -61669,164 +61751,6 @@ function commitRequest(commit, fields, run) {
             : `the run is for ${where}, not ${wanted}`);
     }
     return { kind: 'auto', branch: head.branch, sha: head.sha };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/config.ts
-
-
-
-
-
-const ConfigSchema = lazy(() => strictObject({
-    source_config: SourceConfigRequestSchema.nullish(),
-    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
-    secret_references: array(SecretReferenceSchema).nullish(),
-}));
-function parseConfig(raw, workspace) {
-    if (raw === '')
-        return {};
-    const parsed = readDocument(raw, workspace);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
-    }
-    try {
-        JSON.stringify(parsed);
-    }
-    catch {
-        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
-    }
-    const result = ConfigSchema.safeParse(parsed);
-    if (!result.success)
-        fail(formatZodIssues(result.error).join('; '));
-    return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/headers.ts
-/**
- * The inputs that become HTTP headers: `headers`, `api-key-header` and
- * `api-key`. A header the HTTP client would refuse, or one that would change
- * how the request is framed or where it goes, is an input error here, before
- * any request. Messages never include a header value: values are secret.
- */
-
-const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
-/**
- * Headers a step may not set. The action sets Accept and Content-Type itself.
- * The others belong to the connection and the framing of the body, which the
- * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
- * Upgrade and a Content-Length that differs from the body, so each request
- * would fail; it obeys Host, which would send the request and its api key to
- * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
- * hop-by-hop headers that mean nothing on these requests.
- */
-const CONTROLLED_HEADERS = new Map([
-    'Accept',
-    'Content-Type',
-    'Content-Length',
-    'Host',
-    'Connection',
-    'Expect',
-    'Keep-Alive',
-    'Proxy-Connection',
-    'TE',
-    'Trailer',
-    'Transfer-Encoding',
-    'Upgrade',
-].map((name) => [name.toLowerCase(), name]));
-/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
-function isSendableHeaderName(name) {
-    return HEADER_TOKEN.test(name) && name !== '__proto__';
-}
-/** The `api-key-header` input. */
-function parseApiKeyHeader(raw) {
-    if (!isSendableHeaderName(raw))
-        fail(`is not a valid header name: '${raw}'`);
-    const controlled = CONTROLLED_HEADERS.get(raw.toLowerCase());
-    if (controlled !== undefined) {
-        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
-    }
-    return raw;
-}
-/** The `api-key` input: any text a header can carry (empty: no key is sent). */
-function parseApiKey(raw) {
-    if (!HEADER_VALUE.test(raw))
-        fail(`the value ${UNSENDABLE}`);
-    return raw;
-}
-/** One `Name: value` line; `number` counts from 1, as messages name lines. */
-function parseHeaderLine(line, number) {
-    const colon = line.indexOf(':');
-    const name = colon < 0 ? '' : line.slice(0, colon).trim();
-    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
-    if (colon < 0 || !isSendableHeaderName(name)) {
-        fail(`line ${number} is not 'Name: value' with a valid header name`);
-    }
-    if (value === '')
-        throw new EmptyValue(`line ${number} has an empty value`);
-    if (!HEADER_VALUE.test(value))
-        fail(`the value on line ${number} ${UNSENDABLE}`);
-    return [name, value];
-}
-/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
-function parseHeaders(raw) {
-    const headers = [];
-    // Lines are named by number, not by content: a stray line may be part of a value.
-    const seen = new Map();
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const [name, value] = parseHeaderLine(line, index + 1);
-        const key = name.toLowerCase();
-        const first = seen.get(key);
-        if (first !== undefined)
-            fail(`line ${index + 1} repeats the header of line ${first}`);
-        const controlled = CONTROLLED_HEADERS.get(key);
-        if (controlled !== undefined) {
-            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
-        }
-        seen.set(key, index + 1);
-        headers.push([name, value]);
-    }
-    return Object.fromEntries(headers);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/health-check.ts
-
-
-
-
-const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
-function parseHealthCheck(raw) {
-    const text = raw.trim();
-    if (text === '')
-        return undefined;
-    const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
-    if (placeholder !== null) {
-        fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
-    }
-    if (/\s/.test(text))
-        fail(`must not contain white space (e.g. ${EXAMPLES})`);
-    if (text.startsWith('/')) {
-        if (text.startsWith('//'))
-            fail(`must be a path ('/ok') or a full address (e.g. ${EXAMPLES})`);
-        return { kind: 'path', path: text };
-    }
-    if (text.startsWith(URL_PLACEHOLDER)) {
-        const rest = text.slice(URL_PLACEHOLDER.length);
-        if (rest !== '' && !/^[/?#]/.test(rest)) {
-            fail(`must have '/', '?' or '#' right after {url} (e.g. ${EXAMPLES})`);
-        }
-        return { kind: 'address', template: text };
-    }
-    // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
-    parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
-        example: EXAMPLES,
-        credentials: "pass them in the health check's headers instead",
-    });
-    return { kind: 'address', template: text };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/image-reference.ts
@@ -61894,193 +61818,43 @@ function parseImageReference(raw) {
     return raw;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/name-template.ts
-
-
-
-
-/** Empty beside `agents`, else one name (checked against `agents` apart). */
-function parseNameOrTemplate(raw) {
-    return raw === '' ? '' : parseName(raw);
-}
-/** Without a manifest `name` is required; with one, empty or holding `{agent}` exactly once. */
-function nameBesideAgents(raw, set) {
-    if ((set.agents ?? '') === '')
-        return raw === '' ? NAME_REQUIRED : undefined;
-    if (raw === '')
-        return undefined;
-    const count = placeholderCount(raw, AGENT_PLACEHOLDER);
-    if (count === 1)
-        return undefined;
-    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
-    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
-}
-function deploymentName(template, agentName) {
-    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
-}
-/** A problem for each value more than one agent has, naming them (`support and docs`). */
-function sharedValues(values, problem) {
-    const byValue = new Map();
-    for (const { key, value } of values) {
-        if (value !== undefined)
-            byValue.set(value, [...(byValue.get(value) ?? []), key]);
-    }
-    return [...byValue]
-        .filter(([, keys]) => keys.length > 1)
-        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
-}
-/** Every agent with a valid (deployment) name, and every problem: the others', shared names, the manifest's own. */
-function namedAgents(manifest, template) {
-    const agents = [];
-    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
-    const problems = [...manifest.problems];
-    for (const { key, entry } of manifest.agents) {
-        try {
-            const name = parseName((entry.name ?? key).trim());
-            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
-        }
-    }
-    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
-    problems.push(...sharedValues(names, (name, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
-    })));
-    return { agents, problems };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/secrets.ts
-/**
- * Messages never include a value, and name a line by its number, never its text: a line of
- * a multi-line value pasted by mistake may look like NAME=value, its "name" a piece of a secret.
- */
-
-
-const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function lineEntries(raw) {
-    const entries = [];
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const equals = line.indexOf('=');
-        if (equals < 0)
-            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
-        const name = line.slice(0, equals).trim();
-        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
-    }
-    return entries;
-}
-function jsonEntries(raw) {
-    const json = parseStrictJson(raw);
-    // JSON.parse's own message may quote the text, so it is not shown.
-    if (json.kind === 'invalid')
-        fail('looks like a JSON object but is not valid JSON');
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated names');
-    const { value: parsed, repeated } = json;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be NAME=value lines or a JSON object');
-    }
-    // Named by position: a repeated key may be a value put in a name's place. Deeper ones fail
-    // below: a value must be a string.
-    if (repeated !== undefined && repeated.path.length === 1) {
-        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
-    }
-    return Object.entries(parsed).map(([name, value], index) => ({
-        name,
-        value,
-        // An invalid key is not echoed, for the same reason.
-        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
-    }));
-}
-function checkEntry({ name, value, where }, earlier) {
-    if (!SECRET_NAME.test(name)) {
-        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
-    }
-    if (earlier !== undefined)
-        fail(`${where} repeats the secret name of ${earlier}`);
-    if (typeof value !== 'string')
-        fail(`${where} must have a string value`);
-    if (value === '') {
-        throw new EmptyValue(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
-    }
-    return { name, value };
-}
-function parseSecrets(raw) {
-    if (raw === '')
-        return [];
-    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
-    const seen = new Map();
-    return entries.map((entry) => {
-        const secret = checkEntry(entry, seen.get(entry.name));
-        seen.set(entry.name, entry.where);
-        return secret;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts
-/** The core's inputs in action.yml's order (test/repo/contract.test.ts checks every entry's set against its action.yml). */
-
-
-
-
-
-
-
-
-
-
-
-/** `repository`, or the run's own when given empty (the default), on the run's host when known. */
-function parseRepositoryInput(raw, run) {
-    const own = raw === '' || raw === run.repository;
-    const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
-    const host = own ? run.repositoryHost?.toLowerCase() : undefined;
-    return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
-}
-const core_inputs_INPUTS = {
-    'api-url': input(parseApiUrl),
-    'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
-    'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
-    headers: input(parseHeaders, { sensitive: true, default: '' }),
-    name: input(parseNameOrTemplate, { default: '', besides: nameBesideAgents }),
-    agents: input((raw, run) => parseManifest(raw, run.workspace), { default: '' }),
-    source: input(parseSource, { default: 'codehost' }),
-    config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
-    'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
-    repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
-    'repo-ref': input(unlessEmpty(parseText), { default: '' }),
-    'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
-    'image-uri': input(unlessEmpty(parseImageReference), { default: '' }),
-    secrets: input(parseSecrets, { sensitive: true, default: '' }),
-    'wait-for-ready': input(parseBoolean, { default: 'false' }),
-    'wait-timeout': input(parseWaitTimeout, { default: '900' }),
-    'health-check': input(parseHealthCheck, { default: '' }),
-    'health-check-headers': input(parseHeaders, { sensitive: true, default: '' }),
-    'health-check-expect': input(unlessEmpty(parseText), { default: '' }),
-    commit: input(parseCommit, { default: 'auto' }),
-    'on-drift': input(parseOnDrift, { default: 'warn' }),
-    'dry-run': input(parseBoolean, { default: 'false' }),
-    'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
-};
-const INPUT_NAMES = namesOf(core_inputs_INPUTS);
-const SENSITIVE_INPUT_NAMES = sensitiveNames(core_inputs_INPUTS);
-const REQUIRED_NAME = input(parseName);
-/** Some of the core's inputs, in `names`' order; `name` without `agents` is required. */
-const core_inputs_pick = (names) => {
-    const manifest = names.includes('agents');
-    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : core_inputs_INPUTS[name]]));
-};
-const DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
-
 ;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
 
 
 
+
+
+
+const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
+function parseHealthCheck(raw) {
+    const text = raw.trim();
+    if (text === '')
+        return undefined;
+    const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
+    if (placeholder !== null) {
+        fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
+    }
+    if (/\s/.test(text))
+        fail(`must not contain white space (e.g. ${EXAMPLES})`);
+    if (text.startsWith('/')) {
+        if (text.startsWith('//'))
+            fail(`must be a path ('/ok') or a full address (e.g. ${EXAMPLES})`);
+        return { kind: 'path', path: text };
+    }
+    if (text.startsWith(URL_PLACEHOLDER)) {
+        const rest = text.slice(URL_PLACEHOLDER.length);
+        if (rest !== '' && !/^[/?#]/.test(rest)) {
+            fail(`must have '/', '?' or '#' right after {url} (e.g. ${EXAMPLES})`);
+        }
+        return { kind: 'address', template: text };
+    }
+    // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
+    parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
+        example: EXAMPLES,
+        credentials: "pass them in the health check's headers instead",
+    });
+    return { kind: 'address', template: text };
+}
 const HEALTH_INPUT_NAMES = [
     'health-check',
     'health-check-headers',
@@ -62156,8 +61930,6 @@ function checkedAccess(inputs) {
 
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
 /** `config` merged under the explicit inputs, and every check across inputs reported together. */
-
-
 
 
 
@@ -62314,10 +62086,310 @@ function buildDeploySpec(inputs, run) {
         throw new errors_InputError(problems);
     return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
-/** Throws an `InputError`: every input wrong on its own, else every one that does not fit the others. */
-function readDeploySpec(read, run) {
-    return buildDeploySpec(readInputs(INPUTS, read, run), run);
+
+;// CONCATENATED MODULE: ./src/inputs/config.ts
+
+
+
+
+
+const ConfigSchema = lazy(() => strictObject({
+    source_config: SourceConfigRequestSchema.nullish(),
+    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+    secret_references: array(SecretReferenceSchema).nullish(),
+}));
+function parseConfig(raw, workspace) {
+    if (raw === '')
+        return {};
+    const parsed = readDocument(raw, workspace);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
+    }
+    try {
+        JSON.stringify(parsed);
+    }
+    catch {
+        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
+    }
+    const result = ConfigSchema.safeParse(parsed);
+    if (!result.success)
+        fail(formatZodIssues(result.error).join('; '));
+    return result.data;
 }
+
+;// CONCATENATED MODULE: ./src/inputs/headers.ts
+/**
+ * The inputs that become HTTP headers: `headers`, `api-key-header` and
+ * `api-key`. A header the HTTP client would refuse, or one that would change
+ * how the request is framed or where it goes, is an input error here, before
+ * any request. Messages never include a header value: values are secret.
+ */
+
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
+/**
+ * Headers a step may not set. The action sets Accept and Content-Type itself.
+ * The others belong to the connection and the framing of the body, which the
+ * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
+ * Upgrade and a Content-Length that differs from the body, so each request
+ * would fail; it obeys Host, which would send the request and its api key to
+ * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
+ * hop-by-hop headers that mean nothing on these requests.
+ */
+const CONTROLLED_HEADERS = new Map([
+    'Accept',
+    'Content-Type',
+    'Content-Length',
+    'Host',
+    'Connection',
+    'Expect',
+    'Keep-Alive',
+    'Proxy-Connection',
+    'TE',
+    'Trailer',
+    'Transfer-Encoding',
+    'Upgrade',
+].map((name) => [name.toLowerCase(), name]));
+/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
+function isSendableHeaderName(name) {
+    return HEADER_TOKEN.test(name) && name !== '__proto__';
+}
+/** The `api-key-header` input. */
+function parseApiKeyHeader(raw) {
+    if (!isSendableHeaderName(raw))
+        fail(`is not a valid header name: '${raw}'`);
+    const controlled = CONTROLLED_HEADERS.get(raw.toLowerCase());
+    if (controlled !== undefined) {
+        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
+    }
+    return raw;
+}
+/** The `api-key` input: any text a header can carry (empty: no key is sent). */
+function parseApiKey(raw) {
+    if (!HEADER_VALUE.test(raw))
+        fail(`the value ${UNSENDABLE}`);
+    return raw;
+}
+/** One `Name: value` line; `number` counts from 1, as messages name lines. */
+function parseHeaderLine(line, number) {
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? '' : line.slice(0, colon).trim();
+    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
+    if (colon < 0 || !isSendableHeaderName(name)) {
+        fail(`line ${number} is not 'Name: value' with a valid header name`);
+    }
+    if (value === '')
+        throw new EmptyValue(`line ${number} has an empty value`);
+    if (!HEADER_VALUE.test(value))
+        fail(`the value on line ${number} ${UNSENDABLE}`);
+    return [name, value];
+}
+/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
+function parseHeaders(raw) {
+    const headers = [];
+    // Lines are named by number, not by content: a stray line may be part of a value.
+    const seen = new Map();
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const [name, value] = parseHeaderLine(line, index + 1);
+        const key = name.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined)
+            fail(`line ${index + 1} repeats the header of line ${first}`);
+        const controlled = CONTROLLED_HEADERS.get(key);
+        if (controlled !== undefined) {
+            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
+        }
+        seen.set(key, index + 1);
+        headers.push([name, value]);
+    }
+    return Object.fromEntries(headers);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/name-template.ts
+
+
+
+
+/** Empty beside `agents`, else one name (checked against `agents` apart). */
+function parseNameOrTemplate(raw) {
+    return raw === '' ? '' : parseName(raw);
+}
+/** Without a manifest `name` is required; with one, empty or holding `{agent}` exactly once. */
+function nameBesideAgents(raw, set) {
+    if ((set.agents ?? '') === '')
+        return raw === '' ? NAME_REQUIRED : undefined;
+    if (raw === '')
+        return undefined;
+    const count = placeholderCount(raw, AGENT_PLACEHOLDER);
+    if (count === 1)
+        return undefined;
+    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
+    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
+}
+function deploymentName(template, agentName) {
+    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
+}
+/** A problem for each value more than one agent has, naming them (`support and docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/** Every agent with a valid (deployment) name, and every problem: the others', shared names, the manifest's own. */
+function namedAgents(manifest, template) {
+    const agents = [];
+    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
+    const problems = [...manifest.problems];
+    for (const { key, entry } of manifest.agents) {
+        try {
+            const name = parseName((entry.name ?? key).trim());
+            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+        }
+    }
+    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
+    problems.push(...sharedValues(names, (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    })));
+    return { agents, problems };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * Messages never include a value, and name a line by its number, never its text: a line of
+ * a multi-line value pasted by mistake may look like NAME=value, its "name" a piece of a secret.
+ */
+
+
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function lineEntries(raw) {
+    const entries = [];
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const equals = line.indexOf('=');
+        if (equals < 0)
+            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
+        const name = line.slice(0, equals).trim();
+        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
+    }
+    return entries;
+}
+function jsonEntries(raw) {
+    const json = parseStrictJson(raw);
+    // JSON.parse's own message may quote the text, so it is not shown.
+    if (json.kind === 'invalid')
+        fail('looks like a JSON object but is not valid JSON');
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated names');
+    const { value: parsed, repeated } = json;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be NAME=value lines or a JSON object');
+    }
+    // Named by position: a repeated key may be a value put in a name's place. Deeper ones fail
+    // below: a value must be a string.
+    if (repeated !== undefined && repeated.path.length === 1) {
+        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
+    }
+    return Object.entries(parsed).map(([name, value], index) => ({
+        name,
+        value,
+        // An invalid key is not echoed, for the same reason.
+        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
+    }));
+}
+function checkEntry({ name, value, where }, earlier) {
+    if (!SECRET_NAME.test(name)) {
+        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
+    }
+    if (earlier !== undefined)
+        fail(`${where} repeats the secret name of ${earlier}`);
+    if (typeof value !== 'string')
+        fail(`${where} must have a string value`);
+    if (value === '') {
+        throw new EmptyValue(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+    }
+    return { name, value };
+}
+function parseSecrets(raw) {
+    if (raw === '')
+        return [];
+    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
+    const seen = new Map();
+    return entries.map((entry) => {
+        const secret = checkEntry(entry, seen.get(entry.name));
+        seen.set(entry.name, entry.where);
+        return secret;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts
+/** The core's inputs in action.yml's order (test/repo/contract.test.ts checks every entry's set against its action.yml). */
+
+
+
+
+
+
+
+
+
+
+
+/** `repository`, or the run's own when given empty (the default), on the run's host when known. */
+function parseRepositoryInput(raw, run) {
+    const own = raw === '' || raw === run.repository;
+    const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
+    const host = own ? run.repositoryHost?.toLowerCase() : undefined;
+    return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
+}
+const INPUTS = {
+    'api-url': input(parseApiUrl),
+    'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
+    'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
+    headers: input(parseHeaders, { sensitive: true, default: '' }),
+    name: input(parseNameOrTemplate, { default: '', besides: nameBesideAgents }),
+    agents: input((raw, run) => parseManifest(raw, run.workspace), { default: '' }),
+    source: input(parseSource, { default: 'codehost' }),
+    config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
+    'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
+    repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
+    'repo-ref': input(unlessEmpty(parseText), { default: '' }),
+    'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
+    'image-uri': input(unlessEmpty(parseImageReference), { default: '' }),
+    secrets: input(parseSecrets, { sensitive: true, default: '' }),
+    'wait-for-ready': input(parseBoolean, { default: 'false' }),
+    'wait-timeout': input(parseWaitTimeout, { default: '900' }),
+    'health-check': input(parseHealthCheck, { default: '' }),
+    'health-check-headers': input(parseHeaders, { sensitive: true, default: '' }),
+    'health-check-expect': input(unlessEmpty(parseText), { default: '' }),
+    commit: input(parseCommit, { default: 'auto' }),
+    'on-drift': input(parseOnDrift, { default: 'warn' }),
+    'dry-run': input(parseBoolean, { default: 'false' }),
+    'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
+};
+const INPUT_NAMES = namesOf(INPUTS);
+const REQUIRED_NAME = input(parseName);
+/** Some of the core's inputs, in `names`' order; `name` without `agents` is required. */
+const core_inputs_pick = (names) => {
+    const manifest = names.includes('agents');
+    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : INPUTS[name]]));
+};
+const DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 
 ;// CONCATENATED MODULE: ./src/inputs/deploy-request.ts
 
@@ -62369,7 +62441,7 @@ function entryInputs({ key, entry }, fields, run) {
         if (typeof raw !== 'string')
             continue;
         try {
-            overrides[field] = core_inputs_INPUTS[field].parse(raw.trim(), run);
+            overrides[field] = INPUTS[field].parse(raw.trim(), run);
         }
         catch (error) {
             if (!(error instanceof Invalid))
@@ -62514,11 +62586,8 @@ function sharedListings(service) {
     const listings = new Map();
     return async (integrationId) => {
         const key = integrationId.toLowerCase();
-        let listing = listings.get(key);
-        if (listing === undefined) {
-            listing = service.listRepositories(integrationId);
-            listings.set(key, listing);
-        }
+        const listing = listings.get(key) ?? service.listRepositories(integrationId);
+        listings.set(key, listing);
         return [...(await listing)];
     };
 }
@@ -63259,12 +63328,20 @@ function shownDrift({ field, wanted, live }) {
 function stackOf(error) {
     return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
 }
+/** The outcome of a run that threw: its message (redacted, then `after`), and `stackOf`. */
+function failedWith(error, redact, after = '') {
+    return { failure: redact(`${describeError(error)}${after}`), ...stackOf(error) };
+}
 /** How a run about one deployment ends: why it failed (redacted), and an unexpected error's stack. */
 class RunEnding {
     failure;
     #stack;
     /** The run was cancelled (SIGINT, SIGTERM). */
     cancelled = false;
+    /** The latest state seen. */
+    deployment;
+    /** Decided by the flow and the wait (`decideLive`), never here. */
+    liveness;
     /** Runs `work`: why the step fails on the deployment (`stepFailure`), or what it threw. */
     async settle(work, redact) {
         try {
@@ -63300,9 +63377,6 @@ class RunRecord extends RunEnding {
     #request;
     #result;
     #goal;
-    #deployment;
-    /** Decided by the flow and the wait (`decideLive`), never here. */
-    #liveness;
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
     #reported = false;
     /** By revision id: the commit of each revision the run saw live (latest and active). */
@@ -63327,7 +63401,6 @@ class RunRecord extends RunEnding {
     get #drift() {
         return (this.#goal?.drift ?? []).map(shownDrift);
     }
-    /** The revision that still serves while the latest is not active, with its commit if seen live. */
     #stillLive(deployment) {
         const active = deployment?.active_revision_id ?? null;
         if (deployment === undefined || active === null || active === deployment.latest_revision_id)
@@ -63343,17 +63416,17 @@ class RunRecord extends RunEnding {
         if (this.#result === undefined)
             return;
         if (deployment !== undefined) {
-            this.#deployment = deployment;
-            this.#liveness = liveness;
+            this.deployment = deployment;
+            this.liveness = liveness;
         }
-        const live = this.#liveness?.live === true;
-        const assessment = { live, drift: this.#drift, health: this.#liveness?.health };
-        const outputs = outputsOf(this.#result, this.#deployment, assessment, this.spec.dashboardUrl);
+        const live = this.liveness?.live === true;
+        const assessment = { live, drift: this.#drift, health: this.liveness?.health };
+        const outputs = outputsOf(this.#result, this.deployment, assessment, this.spec.dashboardUrl);
         this.#setOutputs(outputs, this.summary(undefined));
     }
     report(stage, waitingFor) {
         const { spec } = this;
-        const [deployment, goal, verdict] = [this.#deployment, this.#goal, this.#liveness];
+        const [deployment, goal, verdict] = [this.deployment, this.#goal, this.liveness];
         return {
             name: spec.name,
             stage,
@@ -63379,10 +63452,7 @@ class RunRecord extends RunEnding {
             return 'cancelled';
         if (this.failure !== undefined)
             return 'failed';
-        return this.#liveness?.live === true ? 'live' : 'not-live';
-    }
-    get deployment() {
-        return this.#deployment;
+        return this.liveness?.live === true ? 'live' : 'not-live';
     }
     requested(request) {
         this.#request = request;
@@ -63390,12 +63460,9 @@ class RunRecord extends RunEnding {
     get reported() {
         return this.#reported;
     }
-    /**
-     * True once, the first time the run has a deployment (found, or created by it) to tell the
-     * adapter of; never for a dry run.
-     */
+    /** True once, when the run first has a deployment to tell the adapter of; never in a dry run. */
     toReport() {
-        if (this.#reported || this.#deployment === undefined || this.spec.dryRun)
+        if (this.#reported || this.deployment === undefined || this.spec.dryRun)
             return false;
         this.#reported = true;
         return true;
@@ -63407,9 +63474,9 @@ class RunRecord extends RunEnding {
             spec: { name, source, dryRun, dashboardUrl },
             result: this.#result,
             request: this.#request,
-            deployment: this.#deployment,
-            liveness: this.#liveness,
-            healthNotMade: healthNotMade(this.spec, this.#liveness),
+            deployment: this.deployment,
+            liveness: this.liveness,
+            healthNotMade: healthNotMade(this.spec, this.liveness),
             target: this.#goal?.target?.sha,
             drift: this.#goal?.drift.map(shownDrift),
             failure: this.failure,
@@ -63932,7 +63999,7 @@ async function runDeploy(asked, io) {
 
 
 
-const DEPLOY_INPUTS = { ...core_inputs_INPUTS, ...GITHUB_INPUTS };
+const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
 function run() {
     return runStep({
         inputs: DEPLOY_INPUTS,
@@ -64078,7 +64145,7 @@ function keyedPlanMarker(identity) {
 }
 const carriesKeyedPlanMarker = carrying(keyedPlanMarker);
 const DETAILS = '\n#### ';
-const HEAD = [
+const plan_comment_HEAD = [
     '| Agent | Deployment | The deploy would | Not applied | Links |',
     '| --- | --- | --- | --- | --- |',
 ];
@@ -64163,7 +64230,7 @@ function keyedPlanCommentBody(manifest, states, previous, parts) {
     const identity = manifestIdentity(manifest);
     // The agents' rows only: the differences below them are rows of other tables.
     const gone = goneAgents(manifest, previous?.split(DETAILS)[0]);
-    const head = [keyedPlanMarker(identity), headline(identity, states, redact), '', ...HEAD];
+    const head = [keyedPlanMarker(identity), headline(identity, states, redact), '', ...plan_comment_HEAD];
     const tail = runTail(parts.runUrl);
     const all = [
         ...states.map((state) => plan_comment_agentRow(state, redact)),
@@ -64197,7 +64264,7 @@ function planHooks(settings, manifest) {
         const made = new Lazy(() => {
             const api = gitHubApi(settings.token, at, dependencies);
             const where = { repository: at.repository, pullRequest };
-            return { api, comment: new PullRequestComment(api, where, logger, redact, carries) };
+            return { api, comment: new PullRequestComment(api, where, logger, carries) };
         });
         const reports = new Map();
         const write = async (keyed) => {
@@ -64265,7 +64332,7 @@ const FIXED = {
 const PLAN_SHARED_INPUTS = core_inputs_pick(SHARED);
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
 function planAsked(inputs, run) {
-    const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
+    const fixed = readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
     return { ...deployRequest(core, run), onChange };
@@ -64316,7 +64383,7 @@ function planEntry(verdict, dashboardUrl) {
             : {
                 action: verdict.action,
                 'deployment-id': deployment?.id ?? null,
-                changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
+                changes: verdict.changes.map(shownDrift),
                 reason: verdict.reason ?? null,
             },
     };
@@ -64480,7 +64547,7 @@ async function planned(spec, onChange, io, events, shared) {
         return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
     }
     catch (error) {
-        const failure = io.redact(describeError(error));
+        const failed = failedWith(error, io.redact);
         // No verdict, and no output: none is known (the dry run fails before it finds a deployment),
         // and `action` or `changes` would speak for a plan that was not made. The comment stops
         // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
@@ -64490,12 +64557,12 @@ async function planned(spec, onChange, io, events, shared) {
                 kind: 'planned',
                 report: {
                     name: spec.name,
-                    failure,
+                    failure: failed.failure,
                     ...(head?.kind === 'branch' ? { head: head.sha } : {}),
                 },
             });
         }
-        return { failure, ...stackOf(error) };
+        return failed;
     }
 }
 
@@ -64524,147 +64591,14 @@ function plan_run() {
     });
 }
 
-;// CONCATENATED MODULE: ./src/github/features/retire-comment.ts
-/**
- * A retired preview's comment, flat or keyed: the deploy's comment (its
- * marker kept, so a reopened pull request finds it again) rewritten to say
- * the preview is no longer live, that its deployment still exists in the
- * service, and where to delete it. It never says a deployment was deleted
- * or stopped.
- */
-
-
-function why(state, many) {
-    const its = many ? 'its previews are' : 'its preview is';
-    if (state === 'merged' || state === 'closed') {
-        return `This pull request was ${state}, so ${its} retired`;
-    }
-    return many ? 'These previews are retired' : 'This preview is retired';
-}
-/** In id order: two runs that list them in another order write the same body. */
-function byId(deployments) {
-    return [...deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
-}
-function retiredCommentBody(comment, redact = (text) => text) {
-    const name = markdownCode(redact(comment.name), 200, false);
-    const lines = [
-        marker(comment.name),
-        `### ⚫ ${name}: preview retired`,
-        '',
-        `${why(comment.pullRequestState, false)}: this comment no longer says it is live.`,
-        '',
-    ];
-    const deployments = byId(comment.deployments);
-    const [one] = deployments;
-    if (one === undefined) {
-        lines.push(`No deployment is named ${name} in the service: nothing is left to delete there.`);
-    }
-    else if (deployments.length === 1) {
-        lines.push(...oneDeployment(one, redact));
-    }
-    else {
-        lines.push(...severalDeployments(deployments, redact));
-    }
-    const run = markdownLink('Workflow run', comment.runUrl);
-    if (run !== undefined)
-        lines.push('', run);
-    return `${lines.join('\n')}\n`;
-}
-function deleteIt({ deployment, dashboardUrl }, redact) {
-    return (markdownLink('in the dashboard', dashboardUrl) ??
-        `in the service, by its id ${markdownCode(redact(deployment.id), 100)}`);
-}
-function oneDeployment(retired, redact) {
-    const code = (value) => markdownCode(redact(value), 100);
-    const { deployment } = retired;
-    return [
-        deployment.status === 'AWAITING_DELETE'
-            ? `In the service, a deletion of its deployment was asked for: its status is ${code(deployment.status)}.`
-            : "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.",
-        '',
-        '| | |',
-        '| --- | --- |',
-        `| Deployment | ${code(deployment.id)} |`,
-        `| Status | ${code(deployment.status)} |`,
-        `| Delete it | ${deleteIt(retired, redact)} |`,
-    ];
-}
-/** The service allows several deployments of one name. */
-function severalDeployments(deployments, redact) {
-    const code = (value) => markdownCode(redact(value), 100);
-    const count = deployments.length;
-    const deleting = deployments.every(({ deployment }) => deployment.status === 'AWAITING_DELETE');
-    return [
-        deleting
-            ? `The service holds ${count} deployments of this name. For each, a deletion was asked for: their statuses are ${code('AWAITING_DELETE')}.`
-            : `**The service holds ${count} deployments of this name, and they still exist there**: each keeps running (and costing) until someone deletes it. This action cannot delete them: the service's interface has no delete.`,
-        '',
-        '| Deployment | Status | Delete it |',
-        '| --- | --- | --- |',
-        ...deployments.map((retired) => `| ${code(retired.deployment.id)} | ${code(retired.deployment.status)} | ${deleteIt(retired, redact)} |`),
-    ];
-}
-const retire_comment_HEAD = [
-    '| Agent | Deployment | Id in the service | Status | Delete it |',
-    '| --- | --- | --- | --- | --- |',
-];
-function retire_comment_cellsOf(deployments, redact) {
-    const code = (value) => markdownCode(redact(value), 100);
-    const sorted = byId(deployments);
-    if (sorted.length === 0)
-        return ['', '', 'none in the service: nothing to delete'];
-    return [
-        sorted.map(({ deployment }) => code(deployment.id)).join(', '),
-        sorted.map(({ deployment }) => code(deployment.status)).join(', '),
-        sorted
-            .map(({ deployment, dashboardUrl }) => markdownLink('Dashboard', dashboardUrl) ?? `in the service, id ${code(deployment.id)}`)
-            .join(', '),
-    ];
-}
-function retiredManifestBody(retired, previous, redact) {
-    const { manifest } = retired;
-    const identity = manifestIdentity(manifest);
-    const title = markdownCode(redact(identity), 200, false);
-    const head = [
-        manifestMarker(identity),
-        `### ⚫ Agents of ${title}: previews retired`,
-        '',
-        `${why(retired.pullRequestState, true)}: this comment no longer says they are live. **A deployment listed here still exists in the service**, and keeps running (and costing) until someone deletes it there: this action cannot delete it (the service's interface has no delete).`,
-        '',
-        ...retire_comment_HEAD,
-    ];
-    const reports = new Map(retired.reports.map(({ key, report }) => [key, report]));
-    const rows = manifest.agents.map((agent) => {
-        const report = reports.get(agent.key);
-        const cells = report === undefined
-            ? ['', '', 'not looked up (the service did not answer): re-run the job']
-            : retire_comment_cellsOf(report.deployments, redact);
-        return `| ${[markdownCode(agent.key), markdownCode(redact(agent.deploymentName), 100), ...cells].join(' | ')} |`;
-    });
-    const gone = goneAgents(manifest, previous).map(([key, dashboard]) => {
-        const where = markdownLink('Dashboard', dashboard);
-        const runs = `no longer deployed by this workflow; runs until deleted${where === undefined ? '' : `: ${where}`}`;
-        return `| ${markdownCode(key)} |  |  |  | ${runs} |`;
-    });
-    const tail = runTail(retired.runUrl);
-    return [...head, ...keptRows(head, [...rows, ...gone], tail), ...tail].join('\n') + '\n';
-}
-/** The workflow run's link, the one line two runs' retired bodies differ by. */
-const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
-/** The same body but for the run's link: a second retire or sweep then writes nothing. */
-function sameRetiredBody(current, next) {
-    const withoutRun = (body) => body.replace(RUN_LINK, '').trimEnd();
-    return withoutRun(current) === withoutRun(next);
-}
-
 ;// CONCATENATED MODULE: ./src/github/features/retire-records.ts
 
-async function markInactive(api, repository, environment, status, logger, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
+async function markInactive(api, repository, environment, status, logger, maxPages = MAX_DEPLOYMENT_PAGES) {
     const ids = [];
     const walked = await api.walkDeployments(repository, environment, (page) => {
         ids.push(...page.map((deployment) => deployment.id));
         return 'more';
-    }, options, maxPages);
+    }, maxPages);
     // The failed listing was warned about: nothing is known to mark.
     if (!walked.ok)
         return { found: 0, inactive: 0, already: 0, more: false };
@@ -64672,14 +64606,14 @@ async function markInactive(api, repository, environment, status, logger, option
     let inactive = 0;
     let already = 0;
     for (const id of ids) {
-        const latest = await api.latestStatus(repository, id, options);
+        const latest = await api.latestStatus(repository, id);
         if (!latest.ok)
             break;
         if (latest.value === 'inactive') {
             already += 1;
             continue;
         }
-        const marked = await api.createDeploymentStatus(repository, id, body, options);
+        const marked = await api.createDeploymentStatus(repository, id, body);
         if (!marked.ok)
             break;
         inactive += 1;
@@ -64702,13 +64636,13 @@ async function markInactive(api, repository, environment, status, logger, option
 
 
 async function retirePreview(api, report, target, parts) {
-    const [records, comment] = await Promise.all([
-        target.environment === '' ? undefined : markRecords(api, report, target.environment, parts),
-        target.comment === undefined
-            ? 'skipped'
-            : rewriteComment(target.comment, report, target.pullRequestState, parts),
+    const { environment, comment, pullRequestState } = target;
+    const body = () => retiredCommentBody(withRunUrl({ ...report, pullRequestState }, parts.runUrl), parts.redact);
+    const [records, rewritten] = await Promise.all([
+        environment === '' ? undefined : markRecords(api, report, environment, parts),
+        comment === undefined ? 'skipped' : comment.rewrite(report.name, body),
     ]);
-    return retirementOf(target.environment, records, comment);
+    return retirementOf(environment, records, rewritten);
 }
 function retirementOf(environment, records, comment) {
     if (records === undefined)
@@ -64723,21 +64657,23 @@ async function eachRetired(reports, retire) {
         retirements.set(key, await retire(report));
     return retirements;
 }
-function markRecords(api, report, environment, { repository, runUrl, logger, redact }) {
+function markRecords(api, report, environment, parts) {
     const count = report.deployments.length;
     const still = count === 1 ? 'its deployment still exists' : `its ${count} deployments still exist`;
     const what = count === 0 ? '' : `; ${still} in the service`;
-    return markInactive(api, repository, environment, {
-        description: description(redact(`${report.name}: preview retired${what}`)),
-        ...(runUrl === undefined ? {} : { log_url: runUrl }),
-    }, logger);
+    return markAll(api, environment, `${report.name}: preview retired${what}`, parts);
 }
-function rewriteComment(comment, report, pullRequestState, { runUrl, redact }) {
-    const body = () => retiredCommentBody(withRunUrl({ ...report, ...(pullRequestState === undefined ? {} : { pullRequestState }) }, runUrl), redact);
-    return comment.rewrite(report.name, body, {}, sameRetiredBody);
+/** `environment`'s deployments marked inactive, `text` their status's description. */
+function markAll(api, environment, text, parts) {
+    const { repository, runUrl, logger, redact } = parts;
+    const status = {
+        description: description(redact(text)),
+        ...(runUrl === undefined ? {} : { log_url: runUrl }),
+    };
+    return markInactive(api, repository, environment, status, logger);
 }
 /** Every environment of an agent looked up, one after the other. */
-async function markEnvironments(api, target, looked, { repository, runUrl, logger, redact }) {
+async function markEnvironments(api, target, looked, parts) {
     const marked = new Map();
     for (const [environment, agents] of recordGroups(target.manifest, target.environment)) {
         if (!agents.some((agent) => looked.has(agent.key)))
@@ -64746,11 +64682,8 @@ async function markEnvironments(api, target, looked, { repository, runUrl, logge
         const what = agents.length === 1 && one !== undefined
             ? `${one.deploymentName}: preview retired`
             : `${agents.length} agents: previews retired`;
-        const status = {
-            description: description(redact(`${what}; see the pull request's comment`)),
-            ...(runUrl === undefined ? {} : { log_url: runUrl }),
-        };
-        marked.set(environment, await markInactive(api, repository, environment, status, logger));
+        const text = `${what}; see the pull request's comment`;
+        marked.set(environment, await markAll(api, environment, text, parts));
     }
     return marked;
 }
@@ -64766,7 +64699,7 @@ async function retireManifest(api, reports, target, parts) {
                 reports,
                 pullRequestState: target.pullRequestState,
                 runUrl: parts.runUrl,
-            }, comment.body, parts.redact), {}, sameRetiredBody),
+            }, comment.body, parts.redact)),
     ]);
     const retirements = new Map();
     for (const agent of manifest.agents) {
@@ -64812,7 +64745,7 @@ function retireHooks(settings, request) {
         const made = new Lazy(() => gitHubApi(settings.token, at, dependencies));
         const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
         const where = pullRequest === undefined ? undefined : { repository: at.repository, pullRequest };
-        const comment = new Lazy(() => where && new PullRequestComment(made.value, where, logger, redact, carries));
+        const comment = new Lazy(() => where && new PullRequestComment(made.value, where, logger, carries));
         const parts = { ...at, logger, redact };
         return {
             api: () => made.made,
@@ -64858,7 +64791,7 @@ function retireNameBesides(raw, set) {
 const RETIRE_SERVICE_INPUTS = {
     ...core_inputs_pick([...ACCESS_INPUT_NAMES]),
     name: input(parseNameOrTemplate, { default: '', besides: retireNameBesides }),
-    agents: core_inputs_INPUTS.agents,
+    agents: INPUTS.agents,
 };
 function previews(inputs) {
     const manifest = inputs.agents;
@@ -64893,7 +64826,6 @@ function retireRequest(inputs) {
  * up. Nothing here deletes or stops anything, and nothing says so: the service's interface has
  * no delete, and the deployment keeps running until someone deletes it there.
  */
-
 
 
 
@@ -64943,18 +64875,12 @@ function retireOne(access, name, io, retired) {
             logLine(name, found, logger);
             const retirement = await retired?.(report);
             outputs({ retired: String(retirement?.inactive ?? 0) });
-            return {
-                summary: {
-                    kind: 'retire',
-                    previews: [{ report, ...(retirement === undefined ? {} : { retirement }) }],
-                },
-            };
+            const preview = { report, ...(retirement === undefined ? {} : { retirement }) };
+            return { summary: { kind: 'retire', previews: [preview] } };
         }
         catch (error) {
-            return {
-                failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`),
-                ...stackOf(error),
-            };
+            const after = '\nNothing on GitHub was changed: re-run the job to retire the preview.';
+            return failedWith(error, io.redact, after);
         }
     });
 }
@@ -65040,10 +64966,7 @@ async function runRetire(asked, io) {
 }
 
 ;// CONCATENATED MODULE: ./src/retire.ts
-/**
- * The retire step (retire/action.yml): a closed pull request's previews marked inactive on
- * GitHub; the action never deletes a deployment. An entry like src/main.ts.
- */
+/** The retire step (retire/action.yml): a closed pull request's previews marked inactive on GitHub, never deleted. An entry like src/main.ts. */
 
 
 
@@ -65149,7 +65072,7 @@ function environmentPatternBesideAgents(raw, set) {
 }
 const SWEEP_OWN_INPUTS = {
     'name-pattern': input(parseNamePattern, { besides: namePatternBesideAgents }),
-    agents: core_inputs_INPUTS.agents,
+    agents: INPUTS.agents,
     'environment-pattern': input(unlessEmpty((raw) => splitPattern(raw, 'the environment name')), { default: '', besides: environmentPatternBesideAgents }),
     'on-orphans': input((raw) => parseOneOf(ON_ORPHANS, raw), { default: 'warn' }),
     'dry-run': input(parseBoolean, { default: 'false' }),
@@ -65215,8 +65138,8 @@ function sweep_inputs_environmentOf(pattern, number, agent) {
 
 
 /** A number that is not a positive integer is the caller's mistake: a `RangeError`, first. */
-async function askPullRequestStates(api, repository, numbers, options = {}) {
-    const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
+async function askPullRequestStates(api, repository, numbers) {
+    const asked = await api.pullRequestStates(repository, numbers, { silent: true });
     if (!asked.ok) {
         const { purpose, permission } = PULL_REQUEST_STATES;
         const { failure } = asked;
@@ -65287,7 +65210,7 @@ function sweepOnGitHub(settings, context, dependencies) {
     const parts = { ...context, logger, redact };
     const comment = (pullRequest, carries) => {
         const where = { repository: context.repository, pullRequest };
-        return new PullRequestComment(made.value, where, logger, redact, carries);
+        return new PullRequestComment(made.value, where, logger, carries);
     };
     /** A flat preview's comment, made once; none when `pr-comment` is off. */
     const commentOf = (pullRequest) => {
@@ -65532,9 +65455,6 @@ async function findPreviews(request, io, events) {
         return found;
     });
 }
-function whereToDelete(orphan) {
-    return orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`;
-}
 /** Undefined beyond GitHub's `Int` (GitHub would reject the whole query, and so the sweep). */
 function askable(digits) {
     const number = Number(digits);
@@ -65582,7 +65502,7 @@ function report(found, request, logger) {
         logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
     }
     for (const orphan of found.orphans) {
-        const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan, request)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+        const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan, request)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`}); this step cannot`;
         if (request.onOrphans === 'none')
             logger.info(line);
         else
@@ -65636,10 +65556,7 @@ const runSweep = (request, io) => withEvents(io, async (events) => {
         return { failure: io.redact(failure), summary };
     }
     catch (error) {
-        return {
-            failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
-            ...stackOf(error),
-        };
+        return failedWith(error, io.redact, '\nNothing on GitHub was changed.');
     }
 });
 
