@@ -4,6 +4,7 @@ import type { Clock } from '../../common/runtime.js';
 import type { RunDescription } from '../../inputs/run-description.js';
 import type { ProxySettings } from '../../service/proxy.js';
 import type { Pace } from './pace.js';
+import type { AskChangedFiles } from './changes.js';
 import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from './progress.js';
 import type { RunSummary } from './summaries.js';
 
@@ -22,6 +23,8 @@ export interface RunnerIO {
   /** Asked when the deployment's commit is not the target. */
   commitOrder?: AskCommitOrder;
   pace?: Pace;
+  /** On a pull request (or with `--changed-since`), when `paths` apply; absent, every agent is deployed. */
+  changedFiles?: AskChangedFiles;
 }
 
 export interface RunOutcome {
