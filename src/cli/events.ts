@@ -119,6 +119,9 @@ export class EventStream {
           ...(event.error === undefined ? {} : { error: event.error }),
         });
         return;
+      case 'skipped':
+        this.#line('skipped', { ...tagged, reason: event.reason });
+        return;
       case 'wait_over':
         if (event.outcome === 'timed_out') this.#timedOut.add(agent ?? ONE);
         else this.#timedOut.delete(agent ?? ONE);

@@ -7,7 +7,7 @@
 import { keyedPlanOutputs, planEntry, plansByKey } from '../run/decisions/plan-outputs.js';
 import { manifestLiveness, outputsOf, redactDeployment } from '../run/decisions/report.js';
 import type { EventView } from '../run/ports/events.js';
-import type { DeploymentEntry } from '../run/ports/findings.js';
+import type { DeploymentEntry, SkippedEntry } from '../run/ports/findings.js';
 import type { PlanReport } from '../run/ports/progress.js';
 import type { AgentPlanPart, DeploymentSummary } from '../run/ports/summaries.js';
 import { DOTENV_LIMIT_VARIABLES, dotenvReport, type DotenvLeftOut } from './dotenv.js';
@@ -89,15 +89,19 @@ export function outputsDotenv(
 
 interface ManifestRows {
   agents: readonly { key: string; entry?: DeploymentEntry; row: Row; error?: string }[];
-  live: boolean;
+  /** null: no agent deployed. */
+  live: boolean | null;
   healthy: boolean | null;
 }
+
+const isSkipped = (entry: DeploymentEntry | undefined): entry is SkippedEntry =>
+  entry !== undefined && 'skipped' in entry;
 
 /** Each agent's object by key: every field of the action's entry (so one `jq` reads both), then its row. */
 export function keyedJson(manifest: ManifestRows, error?: string): Record<string, unknown> {
   const deployments = manifest.agents.map(({ key, entry, row, error: failure }) => [
     key,
-    { ...entry, ...outputsJson(row, failure) },
+    isSkipped(entry) ? entry : { ...entry, ...outputsJson(row, failure) },
   ]);
   return {
     deployments: Object.fromEntries(deployments),
@@ -109,27 +113,32 @@ export function keyedJson(manifest: ManifestRows, error?: string): Record<string
 
 const AGENT_PARTS = { ID: 'deployment-id', URL: 'url', STATUS: 'status', LIVE: 'live' } as const;
 
-export function agentVariable(key: string, part: keyof typeof AGENT_PARTS): string {
+export function agentVariable(key: string, part: keyof typeof AGENT_PARTS | 'SKIPPED'): string {
   return `DEPLOYMENT_AGENT_${environmentName(key)}_${part}`;
 }
 
-/** In the order GitLab's limit keeps them: `DEPLOYMENT_LIVE` (`_HEALTHY`), ids and URLs, statuses and lives. */
+/**
+ * In the order GitLab's limit keeps them: `DEPLOYMENT_LIVE` (`_HEALTHY`), ids and URLs (an
+ * unchanged agent's `_SKIPPED` instead), statuses and lives.
+ */
 export function keyedDotenv(
   manifest: ManifestRows,
   maxKeys: number,
 ): { text: string; skipped: DotenvLeftOut[] } {
   const variables = (parts: readonly (keyof typeof AGENT_PARTS)[]) =>
-    manifest.agents.flatMap(({ key, row }) =>
-      parts.map((part): [string, string] => [
+    manifest.agents.flatMap(({ key, entry, row }): [string, string][] => {
+      if (isSkipped(entry))
+        return parts[0] === 'ID' ? [[agentVariable(key, 'SKIPPED'), entry.skipped]] : [];
+      return parts.map((part) => [
         agentVariable(key, part),
         part === 'LIVE' ? String(row.live === true) : dotenvValue(row[AGENT_PARTS[part]]),
-      ]),
-    );
+      ]);
+    });
   const healthy: [string, string][] =
     manifest.healthy === null ? [] : [['DEPLOYMENT_HEALTHY', String(manifest.healthy)]];
   return dotenvReport(
     [
-      ['DEPLOYMENT_LIVE', String(manifest.live)],
+      ['DEPLOYMENT_LIVE', manifest.live === null ? '' : String(manifest.live)],
       ...healthy,
       ...variables(['ID', 'URL']),
       ...variables(['STATUS', 'LIVE']),
@@ -207,7 +216,8 @@ export class OutputsSeen {
     const keys = [...new Set([...this.#entries.keys(), ...this.#agents.keys()])];
     const agents = keys.map((key) => {
       const entry = this.#entries.get(key);
-      return { key, entry, row: this.#agents.get(key) ?? {}, error: entry?.error };
+      const error = isSkipped(entry) ? undefined : entry?.error;
+      return { key, entry, row: this.#agents.get(key) ?? {}, error };
     });
     return { agents, ...manifestLiveness(this.#entries.values()) };
   }

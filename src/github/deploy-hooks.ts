@@ -38,6 +38,7 @@ function reportView(report: () => DeployReport): EventView {
   return (event) => {
     const key = event.agent ?? FLAT_KEY;
     if (event.kind === 'deployed') report().deployed(event.report, key);
+    else if (event.kind === 'skipped') report().skipped(key);
     else if (event.kind === 'finished') return report().finished(event.report, key);
     else if (event.kind === 'agent_over') return report().over(key, event.failure);
     else if (event.kind === 'agents_over') return report().allOver();

@@ -129,6 +129,8 @@ export function summaryHtml(input: SummaryInput): string {
   );
 }
 
+const UNCHANGED = 'unchanged by this pull request: no preview';
+
 const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
 /** `Health` comes after `Live`, only when some agent's check was made (or said why not). */
 const HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
@@ -167,6 +169,11 @@ function rowOf(
 ): string {
   const { text, code } = write;
   const { summary } = part;
+  if (summary.skipped !== undefined) {
+    const cells = [code(part.key), code(summary.spec.name), '—', text(UNCHANGED), '', '', '—'];
+    if (write.health) cells.splice(HEALTH_AFTER, 0, '');
+    return tableRow(cells);
+  }
   const shown = summary.deployment ?? summary.result?.deployment;
   const failed = summary.failure === undefined ? '' : '❌ ';
   const liveness =
@@ -206,11 +213,13 @@ function detailsOf(
 function keyedHtml(summary: DeploySummary, redact: (text: string) => string): string {
   const { text, code } = cellsOf(redact);
   const failed = summary.deployments.filter((part) => part.summary.failure !== undefined).length;
-  const count = summary.deployments.length;
+  const skipped = summary.deployments.filter((part) => part.summary.skipped !== undefined).length;
+  const count = summary.deployments.length - skipped;
+  const unchanged = skipped === 0 ? '' : `, ${skipped} unchanged`;
   const title =
     failed > 0
-      ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
-      : `🚀 ${count} ${plural(count, 'agent')}`;
+      ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed${unchanged}`
+      : `🚀 ${count} ${plural(count, 'agent')}${unchanged}`;
   const health = anyHealth(summary);
   const headings = health ? HEADINGS.toSpliced(HEALTH_AFTER, 0, 'Health') : HEADINGS;
   return (

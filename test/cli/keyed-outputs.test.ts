@@ -136,3 +136,31 @@ describe('the outputs of several agents', () => {
     expect(noneChecked.lines).toEqual(['DEPLOYMENT_LIVE=true', 'DEPLOYMENT_AGENT_A_ID=id-a']);
   });
 });
+
+describe('an agent the pull request does not change', () => {
+  const skipped: DeploymentEntry = { name: 'research-pr-7', skipped: 'unchanged' };
+  const rows = (live: boolean | null) => ({
+    agents: [agent('support'), { key: 'research', entry: skipped, row: {} }],
+    live,
+    healthy: null,
+  });
+
+  it('is skipped in --json, its entry alone', () => {
+    const json = keyedJson(rows(true));
+    expect((json.deployments as Record<string, unknown>).research).toEqual(skipped);
+    expect(json.live).toBe(true);
+  });
+
+  it('has only _SKIPPED in --dotenv: no _ID, _URL, _STATUS or _LIVE', () => {
+    const { text } = keyedDotenv(rows(true), 50);
+    const research = text.split('\n').filter((line) => line.includes('_RESEARCH_'));
+    expect(research).toEqual(['DEPLOYMENT_AGENT_RESEARCH_SKIPPED=unchanged']);
+    expect(text).toContain('DEPLOYMENT_AGENT_SUPPORT_ID=id-support');
+  });
+
+  it('leaves live empty when no agent was deployed', () => {
+    expect(keyedOutputs(new Map([['research', skipped]]))).toMatchObject({ live: '', healthy: '' });
+    expect(keyedDotenv(rows(null), 50).text).not.toMatch(/^DEPLOYMENT_LIVE=/m);
+    expect(keyedDotenv(rows(true), 50).text).toMatch(/^DEPLOYMENT_LIVE=true$/m);
+  });
+});

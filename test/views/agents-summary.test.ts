@@ -93,3 +93,34 @@ describe('the health check in the summary of several agents', () => {
     expect(seen.links.map((link) => link.href)).not.toContain('https://evil.example');
   });
 });
+
+describe('an agent the pull request does not change, in the summary', () => {
+  it('has its row saying there is no preview, and is not counted among the deployed', () => {
+    const unchanged: DeploymentPart = {
+      key: 'b',
+      summary: {
+        spec: { name: 'b-pr-7', source: 'codehost', dryRun: false },
+        skipped: 'unchanged',
+      },
+    };
+    const html = deployLayoutHtml(
+      {
+        kind: 'deploy',
+        layout: 'keyed',
+        source: 'agents.yml',
+        deployments: [part('a', { live: true, health: answering }), unchanged],
+      },
+      keep,
+    );
+    const seen = whatAReaderSees(html);
+    expect(seen.text).toContain('🚀 1 agent, 1 unchanged: agents.yml');
+    const [head, , row] = seen.tables[0] ?? [];
+    expect(row).toHaveLength(head?.length ?? 0);
+    expect(row?.slice(0, 4)).toEqual([
+      'b',
+      'b-pr-7',
+      '—',
+      'unchanged by this pull request: no preview',
+    ]);
+  });
+});

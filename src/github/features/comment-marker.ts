@@ -114,10 +114,13 @@ function cellsOf(line: string): string[] {
     .map((cell) => cell.trim());
 }
 
+/** The Live cell of an agent the pull request does not change, which never had a preview. */
+export const NO_PREVIEW = '⚪ unchanged by this pull request: no preview';
+
 /**
- * The agents an earlier body listed, each with its row's dashboard link, read
- * in the `Links` column only: another cell's service text (a health check's
- * answer) may spell a link in a code span.
+ * The agents an earlier body listed with a preview (not a `NO_PREVIEW` row), each with its
+ * row's dashboard link, read in the `Links` column only: another cell's service text (a health
+ * check's answer) may spell a link in a code span.
  */
 export function listedAgents(body: string | undefined): Map<string, string | undefined> {
   const listed = new Map<string, string | undefined>();
@@ -125,7 +128,7 @@ export function listedAgents(body: string | undefined): Map<string, string | und
   for (const line of (body ?? '').split('\n')) {
     if (line.startsWith('| Agent |')) links = cellsOf(line).indexOf('Links');
     const row = ROW.exec(line);
-    if (row?.[1] === undefined) continue;
+    if (row?.[1] === undefined || cellsOf(line).includes(NO_PREVIEW)) continue;
     const cell = links < 0 ? line : (cellsOf(line)[links] ?? '');
     listed.set(row[1], DASHBOARD.exec(cell)?.[1]);
   }
@@ -146,10 +149,14 @@ export function withHealth(cells: string[], health: string | undefined): string[
 }
 
 /** The row of an agent the manifest no longer holds: it runs until deleted, where it was shown. */
-export function goneRow(key: string, dashboard: string | undefined, health: boolean): string {
+export function goneRow(
+  key: string,
+  dashboard: string | undefined,
+  health: boolean,
+  live = 'no longer deployed by this workflow',
+): string {
   const where = markdownLink('Dashboard', dashboard);
   const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
-  const live = 'no longer deployed by this workflow';
   const cells = [markdownCode(key), '', '', live, '', '', runs, ''];
   return `| ${withHealth(cells, health ? '' : undefined).join(' | ')} |`;
 }

@@ -13,9 +13,11 @@ import {
   goneRow,
   headOf,
   keptRows,
+  listedAgents,
   manifestIdentity,
   manifestMarker,
   marker,
+  NO_PREVIEW,
   rowsWithin,
   runTail,
   withHealth,
@@ -167,6 +169,21 @@ export interface AgentState {
   report?: RunReport;
   failure?: string;
   over: boolean;
+  /** The pull request does not change it (its `paths`): this run did not deploy it. */
+  skipped?: boolean;
+}
+
+/**
+ * An agent this run did not deploy: a preview an earlier run of the pull request made (listed,
+ * with its dashboard) runs on until deleted; else it never had one.
+ */
+function skippedRow(key: string, earlier: Map<string, string | undefined>, health: boolean) {
+  if (earlier.has(key)) {
+    const live = '⚪ unchanged: not deployed by this run';
+    return goneRow(key, earlier.get(key), health, live);
+  }
+  const cells = [markdownCode(key), '', '', NO_PREVIEW, '', '', '', ''];
+  return `| ${withHealth(cells, health ? '' : undefined).join(' | ')} |`;
 }
 
 const ROW_FAILURE_CHARS = 300;
@@ -228,15 +245,22 @@ export function agentsCommentBody(
   const live = states.filter((state) => state.report?.stage === 'live').length;
   const title = markdownCode(parts.redact(identity), 200, false);
   const health = states.some((state) => state.report?.health !== undefined);
+  const skipped = states.filter((state) => state.skipped === true).length;
+  const unchanged = skipped === 0 ? '' : `, ${skipped} unchanged`;
+  const earlier = listedAgents(previous);
   const head = [
     manifestMarker(identity),
-    `### Agents of ${title}: ${live} of ${states.length} live`,
+    `### Agents of ${title}: ${live} of ${states.length - skipped} live${unchanged}`,
     '',
     ...headOf(health),
   ];
   const tail = runTail(parts.runUrl);
   const all = [
-    ...states.map((state) => agentRow(state, parts.redact, health)),
+    ...states.map((state) =>
+      state.skipped === true
+        ? skippedRow(state.agent.key, earlier, health)
+        : agentRow(state, parts.redact, health),
+    ),
     ...goneAgents(manifest, previous).map(([key, dashboard]) => goneRow(key, dashboard, health)),
   ];
   return [...head, ...keptRows(head, all, tail), ...tail].join('\n') + '\n';

@@ -111,6 +111,12 @@ export class DeployReport {
     return this.#ids;
   }
 
+  /** The pull request does not change it: no record, its row says so. */
+  skipped(key: string): void {
+    const state = this.#states.get(key);
+    if (state !== undefined) state.skipped = true;
+  }
+
   /** Its record starts once each of its agents' deployment is found or created. */
   deployed(report: RunReport, key = FLAT_KEY): void {
     const state = this.#states.get(key);
@@ -214,7 +220,14 @@ export class DeployReport {
     return this.#groups.find((group) => group.agents.some((agent) => agent.key === key));
   }
 
-  async #start({ agents, record }: Group, options: CallOptions): Promise<void> {
+  /** A group's agents this run deploys: one the pull request does not change has no record. */
+  #deployed(agents: readonly AgentOnGitHub[]): AgentOnGitHub[] {
+    return agents.filter((agent) => this.#states.get(agent.key)?.skipped !== true);
+  }
+
+  async #start(group: Group, options: CallOptions): Promise<void> {
+    const { record } = group;
+    const agents = this.#deployed(group.agents);
     const reports = agents.map((agent) => this.#states.get(agent.key)?.report);
     if (agents.length > 1) {
       const ids = new Map(agents.map((agent, at) => [agent.key, reports[at]?.id]));
@@ -225,7 +238,9 @@ export class DeployReport {
     this.#parts.onRecorded?.(record.id);
   }
 
-  async #finish({ agents, record }: Group, options: CallOptions): Promise<void> {
+  async #finish(group: Group, options: CallOptions): Promise<void> {
+    const { record } = group;
+    const agents = this.#deployed(group.agents);
     if (agents.length > 1) {
       const ends = agents.map((agent) => ({ ...this.#states.get(agent.key), agent }));
       await record.finish(sharedStatus(ends), undefined, options);

@@ -3,7 +3,7 @@ import { MASK } from '../../common/redact.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import { fillDashboardUrl } from '../../inputs/dashboard-url.js';
 import type { DeployResult } from './deploy.js';
-import type { DeploymentEntry, DriftEntry, HealthSeen } from '../ports/findings.js';
+import type { DeployedEntry, DeploymentEntry, DriftEntry, HealthSeen } from '../ports/findings.js';
 import type { DeployedResult, DeploymentSummary } from '../ports/summaries.js';
 import type { Deployment } from '../../service/schemas.js';
 
@@ -127,17 +127,20 @@ export function keyedOutputs(entries: ReadonlyMap<string, DeploymentEntry>) {
   const { live, healthy } = manifestLiveness(entries.values());
   return {
     deployments: JSON.stringify(Object.fromEntries(entries)),
-    live: String(live),
+    live: live === null ? '' : String(live),
     healthy: healthy === null ? '' : String(healthy),
   };
 }
 
-/** Live only when every agent is; healthy only when every agent checked answered (null: none checked). */
+/**
+ * Of the agents deployed (one the pull request does not change is neither): live only when every
+ * one is (null: none deployed); healthy only when every one checked answered (null: none checked).
+ */
 export function manifestLiveness(entries: Iterable<DeploymentEntry>) {
-  const all = [...entries];
+  const all = [...entries].filter((entry): entry is DeployedEntry => !('skipped' in entry));
   const checked = all.filter((entry) => entry.healthy !== null);
   return {
-    live: all.length > 0 && all.every((entry) => entry.live),
+    live: all.length === 0 ? null : all.every((entry) => entry.live),
     healthy: checked.length === 0 ? null : checked.every((entry) => entry.healthy === true),
   };
 }

@@ -5,14 +5,15 @@
  */
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { DeployRequest } from '../../inputs/deploy-request.js';
-import type { EventView } from '../ports/events.js';
+import { RunEvents, withEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import type { DeploymentSummary } from '../ports/summaries.js';
+import { flatSummary, type DeploymentSummary } from '../ports/summaries.js';
 import { deploymentEntry, keyedOutputs } from '../decisions/report.js';
 import type { DeploymentEntry } from '../ports/findings.js';
 import { pipeline } from './pipeline.js';
 import type { SharedWork } from '../decisions/shared-work.js';
 import { runAgents } from './each-agent.js';
+import { unchangedAgents } from './unchanged.js';
 
 export interface ManifestAgent {
   key: string;
@@ -38,6 +39,8 @@ class AgentsTable {
 
   viewOf(agent: ManifestAgent): EventView {
     return (event) => {
+      if (event.kind === 'skipped')
+        this.#set(agent, { name: agent.spec.name, skipped: 'unchanged' });
       if (event.kind !== 'outputs' || event.deployment === undefined) return;
       this.#known.set(agent.key, event.deployment);
       this.#set(agent, deploymentEntry(agent.spec.name, event.deployment));
@@ -46,6 +49,7 @@ class AgentsTable {
 
   /** The agent's run ended: its failure, if any, joins its entry. */
   ended(agent: ManifestAgent, { failure }: RunOutcome): void {
+    if ('skipped' in (this.#entries.get(agent.key) ?? {})) return;
     this.#set(agent, deploymentEntry(agent.spec.name, this.#known.get(agent.key), failure));
   }
 
@@ -88,15 +92,30 @@ export async function runEach<Agent extends ManifestAgent>(
   });
 }
 
-/** Deploys every agent asked for; never throws: how it ended is in the outcome. */
+/** An agent the pull request does not change: told so, and nothing asked of the service or GitHub. */
+function skipped(agent: DeployRequest['agents'][number], io: RunnerIO): RunOutcome {
+  new RunEvents(io.views, io.redact).emit({ kind: 'skipped', reason: 'unchanged' });
+  return { summary: flatSummary({ spec: agent.spec, skipped: 'unchanged' }) };
+}
+
+/**
+ * Deploys every agent asked for, but one a pull request does not change (its `paths`); never
+ * throws: how it ended is in the outcome.
+ */
 export async function runDeploy(
   asked: Pick<DeployRequest, 'layout' | 'source' | 'agents'>,
   io: RunnerIO,
 ): Promise<RunOutcome> {
+  const unchanged = await withEvents(io, (events) =>
+    unchangedAgents(asked.agents, io.changedFiles, events.logger),
+  );
   return runEach(
     asked,
     io,
-    (agent, own, share) => pipeline(agent.spec, own, share),
+    (agent, own, share) =>
+      unchanged.has(agent.key)
+        ? Promise.resolve(skipped(agent, own))
+        : pipeline(agent.spec, own, share),
     (agent) => agent.spec,
   );
 }

@@ -59,6 +59,8 @@ type RunEventBody =
   /** After it, nothing. */
   | { kind: 'finished'; report: RunReport }
   | { kind: 'planned'; report: PlanReport | PlanNotMade }
+  /** The agent is not deployed: the pull request does not change it (its `paths`). */
+  | { kind: 'skipped'; reason: 'unchanged' }
   /** Sent after the agent's own events, even when it failed before any deployment. */
   | { kind: 'agent_over'; failure?: string }
   /** The manifest's last event. */

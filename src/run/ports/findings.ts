@@ -71,7 +71,15 @@ export type Liveness =
     };
 
 /** One deployment of a manifest, as the `deployments` output holds it under its agent's key. */
-export interface DeploymentEntry {
+export type DeploymentEntry = DeployedEntry | SkippedEntry;
+
+/** An agent the pull request does not change (its `paths`): no request was made for it. */
+export interface SkippedEntry {
+  name: string;
+  skipped: 'unchanged';
+}
+
+export interface DeployedEntry {
   name: string;
   'deployment-id': string;
   status: string;

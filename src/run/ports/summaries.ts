@@ -33,6 +33,8 @@ export interface DeploymentSummary {
   failure?: string;
   /** GITHUB_SHA. */
   commit?: string;
+  /** The pull request does not change the agent (its `paths`): nothing was asked for it. */
+  skipped?: 'unchanged';
 }
 
 /** With what removes secret values from a text, before it is escaped. */
