@@ -8,6 +8,7 @@ import { fail, type InputProblem } from './errors.js';
 import { AGENT_PLACEHOLDER, placeholderCount } from '../common/text.js';
 import { formatIssuePath } from '../service/issues.js';
 import { isFilePath, readDocument } from './workspace-document.js';
+import { readPaths } from './paths.js';
 
 const MAX_AGENTS = 50;
 const MAX_AGENT_KEY_LENGTH = 40;
@@ -28,11 +29,13 @@ const ENTRY_FIELDS = {
   environment: z.string(),
   'health-check': z.string(),
   'health-check-expect': z.string(),
+  /** Checked pattern by pattern (paths.ts `readPaths`); its type is this. */
+  paths: z.array(z.string()),
 } as const;
 
 type EntryField = keyof typeof ENTRY_FIELDS;
 
-/** Each as text; `secrets` a list of the step's secret names. */
+/** Each as text; `secrets` a list of the step's secret names, `paths` of glob patterns. */
 export type AgentEntry = { -readonly [K in EntryField]?: z.infer<(typeof ENTRY_FIELDS)[K]> };
 
 export interface ManifestAgent {
@@ -80,6 +83,12 @@ function readEntry(key: string, raw: unknown): { entry: AgentEntry; problems: In
     const input = formatIssuePath(['agents', key, field]);
     if (!Object.hasOwn(ENTRY_FIELDS, field)) {
       problems.push({ input, problem: 'unknown key' });
+      continue;
+    }
+    if (field === 'paths') {
+      const read = readPaths(key, raw[field]);
+      if (read.paths !== undefined) entry[field] = read.paths;
+      problems.push(...read.problems);
       continue;
     }
     const problem = fieldProblem(field as EntryField, raw[field]);
