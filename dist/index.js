@@ -62430,12 +62430,104 @@ function readDocument(raw, workspace) {
     return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
 }
 
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/inputs/paths.ts
+/**
+ * A manifest entry's `paths`: glob patterns relative to the repository's root, read as
+ * picomatch reads them with dot files included (`*` within a folder, `**` across folders, `?`
+ * one character, `[…]` a class, `{a,b}` alternatives); a leading `!` excludes, and the last
+ * pattern that matches a file decides. Checked on every event, every problem named by its path
+ * (`agents.support.paths` for the list, `agents.support.paths[1]` for a pattern).
+ */
+
+
+
+/** How a pattern is read, here and where it decides: dot files included, every bracket closed. */
+const PATTERN_OPTIONS = { dot: true, strictBrackets: true };
+/** A pattern as written: whether it excludes (a leading `!`), and the glob after that `!`. */
+function patternParts(pattern) {
+    const exclude = pattern.startsWith('!');
+    return { exclude, glob: exclude ? pattern.slice(1) : pattern };
+}
+/** Before ` - use "\\]" to match…`: a backslash is no pattern's here, so that advice would mislead. */
+function compileProblem(glob) {
+    try {
+        picomatch_default()(glob, PATTERN_OPTIONS);
+        return undefined;
+    }
+    catch (error) {
+        const reason = (error instanceof Error ? error.message : String(error)).split(' - ')[0];
+        return `cannot be read as a glob pattern (${reason}): close every [, ( and {`;
+    }
+}
+/** What is wrong with one pattern, or undefined. */
+function patternProblem(pattern) {
+    if (typeof pattern !== 'string')
+        return 'must be a text: a glob pattern like apps/support/**';
+    const { glob } = patternParts(pattern);
+    const shown = JSON.stringify(pattern);
+    if (glob === '')
+        return 'is empty: a pattern names the files it matches, like apps/support/**';
+    if (glob.includes('\\')) {
+        return `${shown} has a backslash: folders are separated by / (on every runner), and no character is escaped`;
+    }
+    if (glob.startsWith('/')) {
+        return `${shown} is absolute: a pattern is relative to the repository's root (${JSON.stringify(glob.replace(/^\/+/, ''))})`;
+    }
+    if (glob.split('/').includes('..')) {
+        return `${shown} has a .. segment: a pattern is relative to the repository's root and stays inside it`;
+    }
+    return compileProblem(glob);
+}
+/** The entry's `paths` when every pattern is good, and every problem of it. */
+function readPaths(key, raw) {
+    const list = formatIssuePath(['agents', key, 'paths']);
+    if (!Array.isArray(raw)) {
+        const problem = 'must be a list of glob patterns, like [apps/support/**, libs/shared/**]';
+        return { problems: [{ input: list, problem }] };
+    }
+    if (raw.length === 0) {
+        const problem = 'is empty: list the patterns of the files that change this agent (an entry without paths is always deployed)';
+        return { problems: [{ input: list, problem }] };
+    }
+    const problems = [];
+    raw.forEach((pattern, index) => {
+        const problem = patternProblem(pattern);
+        if (problem !== undefined) {
+            problems.push({ input: formatIssuePath(['agents', key, 'paths', index]), problem });
+        }
+    });
+    return problems.length > 0 ? { problems } : { paths: raw, problems };
+}
+/**
+ * A file of the workspace as a changed file names it: relative to the workspace's root, with
+ * `/` (`./deploy/agents.yaml` → `deploy/agents.yaml`); undefined outside it. The workspace is
+ * the checkout's root where the run checks the repository out there (GitHub's default).
+ */
+function workspacePath(raw, workspace) {
+    const root = path.resolve(workspace);
+    const relative = path.relative(root, path.resolve(root, raw));
+    const outside = relative === '..' || relative.startsWith(`..${path.sep}`);
+    if (relative === '' || outside || path.isAbsolute(relative))
+        return undefined;
+    return relative.split(path.sep).join('/');
+}
+/** A path of the repository as the service reads it (`./apps/x.json` → `apps/x.json`). */
+function repositoryPath(raw) {
+    const normal = path.posix.normalize(raw.replaceAll('\\', '/')).replace(/^\/+/, '');
+    const outside = normal === '..' || normal.startsWith('../');
+    return normal === '.' || normal === '' || outside ? undefined : normal.replace(/\/+$/, '');
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/manifest.ts
 /**
  * The `agents` input. Every structural problem is kept, named by its path
  * (`agents.research.image_url`: unknown key), and reported with every problem of the
  * agents' values (name-template.ts `namedAgents`): one hides no other.
  */
+
 
 
 
@@ -62458,6 +62550,8 @@ const ENTRY_FIELDS = {
     environment: schemas_string(),
     'health-check': schemas_string(),
     'health-check-expect': schemas_string(),
+    /** Checked pattern by pattern (paths.ts `readPaths`); its type is this. */
+    paths: array(schemas_string()),
 };
 function isMapping(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -62490,6 +62584,13 @@ function readEntry(key, raw) {
         const input = formatIssuePath(['agents', key, field]);
         if (!Object.hasOwn(ENTRY_FIELDS, field)) {
             problems.push({ input, problem: 'unknown key' });
+            continue;
+        }
+        if (field === 'paths') {
+            const read = readPaths(key, raw[field]);
+            if (read.paths !== undefined)
+                entry[field] = read.paths;
+            problems.push(...read.problems);
             continue;
         }
         const problem = fieldProblem(field, raw[field]);
@@ -66475,27 +66576,36 @@ async function runAgents(asked, io, runOne, keyed) {
     return { ...failureOfAgents(agents, outcomes), summary: manifest.summary(outcomes) };
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/run/decisions/changed.ts
-// TEMPORARY local stand-in until the helper's version merges (not committed).
+/**
+ * Whether a pull request changes an agent: the first changed file (in the change's order) that
+ * the agent always depends on, or that its `paths` include. The patterns are read in order
+ * and the last one that matches a file decides: a pattern with a leading `!` excludes it.
+ */
 
+
+/** The pattern that includes `file` (the last that matches it, not an exclusion), or undefined. */
+function including(rules, file) {
+    for (let index = rules.length - 1; index >= 0; index -= 1) {
+        const rule = rules[index];
+        if (rule.matches(file))
+            return rule.exclude ? undefined : rule.pattern;
+    }
+    return undefined;
+}
 function agentChange(paths, files) {
     const always = new Set(paths.always);
-    const matchers = paths.patterns.map((pattern) => {
-        const negated = pattern.startsWith('!');
-        return { pattern, negated, test: picomatch_default()(negated ? pattern.slice(1) : pattern, { dot: true }) };
+    // Each pattern compiled once, for every file.
+    const rules = paths.patterns.map((pattern) => {
+        const { exclude, glob } = patternParts(pattern);
+        return { pattern, exclude, matches: picomatch_default()(glob, PATTERN_OPTIONS) };
     });
     for (const file of files) {
         if (always.has(file))
             return { changed: true, file };
-        let decided;
-        for (const matcher of matchers)
-            if (matcher.test(file))
-                decided = matcher;
-        if (decided !== undefined && !decided.negated)
-            return { changed: true, file, pattern: decided.pattern };
+        const pattern = including(rules, file);
+        if (pattern !== undefined)
+            return { changed: true, file, pattern };
     }
     return { changed: false };
 }

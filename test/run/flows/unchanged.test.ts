@@ -69,10 +69,10 @@ async function run(agents: ReturnType<typeof agent>[], changed?: ChangedFiles | 
   const changedFiles =
     changed === undefined
       ? undefined
-      : async (): Promise<ChangedFiles> => {
+      : (): Promise<ChangedFiles> => {
           asked += 1;
-          if (changed === 'throws') throw new Error('the runner broke');
-          return changed;
+          if (changed === 'throws') return Promise.reject(new Error('the runner broke'));
+          return Promise.resolve(changed);
         };
   const runner = recordingRunner(description, {
     clock: new FakeClock(),
