@@ -64353,6 +64353,7 @@ async function runStep(entry) {
             commitOrder: hooks.commitOrder,
             retired: hooks.retired,
             pullRequestStates: hooks.pullRequestStates,
+            changedFiles: hooks.changedFiles,
         };
     };
     const outcome = await entry.run(read.request, { io });

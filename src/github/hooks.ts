@@ -9,6 +9,7 @@ import { agentsBudgetMs, Budget } from './client/budget.js';
 import type { GitHubApiOptions } from './client/calls.js';
 import type { GitHubRunContext } from './features/context.js';
 import type { Clock, Logger } from '../common/runtime.js';
+import type { AskChangedFiles } from '../run/ports/changes.js';
 import type { EventView } from '../run/ports/events.js';
 import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from '../run/ports/progress.js';
 
@@ -17,6 +18,7 @@ export interface GitHubHooks {
   commitOrder?: AskCommitOrder;
   retired?: ReportRetired;
   pullRequestStates?: AskPullRequestStates;
+  changedFiles?: AskChangedFiles;
   /** What the hooks add to every outputs event (the records' ids in `deployments`). */
   outputs?: (
     outputs: Readonly<Partial<Record<string, string>>>,

@@ -198,6 +198,7 @@ export async function runStep<D extends Declarations, Request>(
       commitOrder: hooks.commitOrder,
       retired: hooks.retired,
       pullRequestStates: hooks.pullRequestStates,
+      changedFiles: hooks.changedFiles,
     };
   };
   const outcome = await entry.run(read.request, { io });
