@@ -6,7 +6,7 @@ import {
   SourceRevisionConfigRequestSchema,
 } from '../service/schemas.js';
 import { formatZodIssues } from '../service/issues.js';
-import { readDocument } from './workspace-document.js';
+import { isFilePath, readDocument } from './workspace-document.js';
 
 const ConfigSchema = z.lazy(() =>
   z.strictObject({
@@ -15,7 +15,11 @@ const ConfigSchema = z.lazy(() =>
     secret_references: z.array(SecretReferenceSchema).nullish(),
   }),
 );
-export function parseConfig(raw: string, workspace: string): z.infer<typeof ConfigSchema> {
+
+/** The document, and the file it was read from as given (a path of the workspace), when it was one. */
+export type ConfigInput = z.infer<typeof ConfigSchema> & { file?: string };
+
+export function parseConfig(raw: string, workspace: string): ConfigInput {
   if (raw === '') return {};
   const parsed = readDocument(raw, workspace);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -30,5 +34,5 @@ export function parseConfig(raw: string, workspace: string): z.infer<typeof Conf
   }
   const result = ConfigSchema.safeParse(parsed);
   if (!result.success) fail(formatZodIssues(result.error).join('; '));
-  return result.data;
+  return isFilePath(raw) ? { ...result.data, file: raw } : result.data;
 }

@@ -16,13 +16,26 @@ import { wordsOf, type RunDescription } from './run-description.js';
 import type { RemedyWords } from '../service/answers.js';
 import { ACCESS_INPUT_NAMES, accessProblems } from './service-access.js';
 import { formatIssuePath } from '../service/issues.js';
+import { repositoryPath, workspacePath } from './paths.js';
+
+/**
+ * An entry's `paths` (its patterns as written), and the files that change the agent whatever
+ * they match: the manifest's file, the `config` file the agent uses (its entry's or the
+ * step's) and its `agent-config-path` file, each relative to the repository's root, with `/`.
+ */
+export interface AgentPaths {
+  patterns: string[];
+  always: string[];
+}
 
 /** One agent of the manifest; `spec.name` is its deployment's name (the template filled). */
-interface AgentRequest {
+export interface AgentRequest {
   key: string;
   name: string;
   spec: DeploySpec;
   environment?: string;
+  /** Only when its entry sets `paths`. */
+  paths?: AgentPaths;
 }
 
 /** A step without `agents` is a manifest of one, laid out `flat`. */
@@ -103,11 +116,30 @@ function agentInputs(
   return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
 }
 
+/** The files of a manifest from `source` (inline: none), its config and its agent-config-path. */
+function agentPaths(
+  patterns: string[] | undefined,
+  own: ParsedInputs,
+  source: string,
+  run: RunDescription,
+): { paths?: AgentPaths } {
+  if (patterns === undefined) return {};
+  const configFile = own.config.file;
+  const agentConfig = own['agent-config-path'];
+  const always = [
+    source === 'inline' ? undefined : workspacePath(source, run.workspace),
+    configFile === undefined ? undefined : workspacePath(configFile, run.workspace),
+    agentConfig === undefined ? undefined : repositoryPath(agentConfig),
+  ].filter((file): file is string => file !== undefined);
+  return { paths: { patterns, always: [...new Set(always)] } };
+}
+
 /** One agent's request, or its problems: its entry's, else its spec's. */
 function agentRequest(
   agent: NamedAgent,
   inputs: ParsedInputs,
   run: RunDescription,
+  source: string,
 ): AgentRequest | InputProblem[] {
   const own = agentInputs(agent, inputs, run);
   if (own.problems.length > 0) return own.problems;
@@ -120,6 +152,7 @@ function agentRequest(
       name: agent.name,
       spec,
       ...given({ environment: agent.entry.environment }),
+      ...agentPaths(agent.entry.paths, own.inputs, source, run),
     };
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
@@ -169,7 +202,7 @@ export function manifestRequest(inputs: ParsedInputs, run: RunDescription): Depl
   ];
   const agents: AgentRequest[] = [];
   for (const agent of named.agents) {
-    const request = agentRequest(agent, inputs, run);
+    const request = agentRequest(agent, inputs, run, manifest.source);
     if (Array.isArray(request)) problems.push(...request);
     else agents.push(request);
   }

@@ -361,3 +361,73 @@ describe('agents that would clash', () => {
     ]);
   });
 });
+
+describe("an agent's paths in its request", () => {
+  const manifest = [
+    'agents:',
+    '  support:',
+    '    agent-config-path: ./apps/support/langgraph.json',
+    '    paths: [apps/support/**, libs/shared/**]',
+    '  research:',
+    '    config: ./deploy/paths-research.yaml',
+    '    agent-config-path: apps/research/langgraph.json',
+    "    paths: [apps/research/**, '!**/*.md']",
+    '  docs:',
+    '    agent-config-path: apps/docs/langgraph.json',
+  ].join('\n');
+  workspace.write('deploy/paths-agents.yaml', manifest);
+  workspace.write('deploy/step.yaml', 'source_revision_config:\n  repo_ref: main\n');
+  workspace.write('deploy/paths-research.yaml', 'source_revision_config:\n  repo_ref: release\n');
+
+  const pathsOf = (given: Record<string, string>) =>
+    Object.fromEntries(request(given).agents.map((agent) => [agent.key, agent.paths]));
+
+  it("carries the patterns as written, and the files it always depends on from the workspace's root", () => {
+    expect(pathsOf({ agents: './deploy/paths-agents.yaml', config: 'deploy/step.yaml' })).toEqual({
+      support: {
+        patterns: ['apps/support/**', 'libs/shared/**'],
+        always: ['deploy/paths-agents.yaml', 'deploy/step.yaml', 'apps/support/langgraph.json'],
+      },
+      research: {
+        patterns: ['apps/research/**', '!**/*.md'],
+        always: [
+          'deploy/paths-agents.yaml',
+          'deploy/paths-research.yaml',
+          'apps/research/langgraph.json',
+        ],
+      },
+      // No paths: no decision to make, it is always deployed.
+      docs: undefined,
+    });
+  });
+
+  it('has no file for an inline manifest, inline config or an agent-config-path not set', () => {
+    const inline = 'agents:\n  support:\n    paths: [apps/support/**]\n';
+    expect(pathsOf({ agents: inline, config: 'source_revision_config: {repo_ref: main}' })).toEqual(
+      { support: { patterns: ['apps/support/**'], always: [] } },
+    );
+  });
+
+  it('reads the same paths, and the same problems, on a push and on a pull request', () => {
+    const bad = "agents:\n  support:\n    paths: ['/apps/**']\n  docs:\n    commit: abc1234\n";
+    const head = (pullRequest: boolean) => ({
+      ...run,
+      head: { kind: 'branch' as const, branch: 'main', sha: SHA, pullRequest },
+    });
+    const seen = [true, false].map((pullRequest) => {
+      try {
+        manifestRequest(
+          readInputs(INPUTS, reader({ ...BASE, name: '', agents: bad }), head(pullRequest)),
+          head(pullRequest),
+        );
+      } catch (error) {
+        return (error as InputError).problems.map(({ input }) => input);
+      }
+      return [];
+    });
+    expect(seen).toEqual([
+      ['agents.support.paths[0]', 'agents.docs.commit'],
+      ['agents.support.paths[0]', 'agents.docs.commit'],
+    ]);
+  });
+});
