@@ -12,6 +12,7 @@ import { systemClock, type Logger } from '../../../src/common/runtime.ts';
 import {
   GITHUB_ACTIONS_BOT,
   pullRequestFile,
+  rateLimited,
   startGitHubEmulator,
   type GitHubEmulator,
 } from '../../emulator/github.ts';
@@ -148,6 +149,20 @@ describe('when they cannot be known', () => {
       why: 'GitHub did not list the pull request’s changed files (500 Server Error (2 attempts))',
     });
     expect(gh.calls(`GET ${FILES}`)).toHaveLength(2);
+  });
+
+  it('a rate limit, a token GitHub does not accept: each says what to do', async () => {
+    gh.setPullRequestFiles('acme/agent', 7, ['a.ts']);
+    gh.inject({ method: 'GET', path: FILES, ...rateLimited(403) });
+    expect(await ask()?.()).toEqual({
+      known: false,
+      why: 'GitHub did not list the pull request’s changed files (403 API rate limit exceeded for installation ID 1.): GitHub rate-limits this token',
+    });
+    expect(await ask({}, 'ghs_unknown')?.()).toEqual({
+      known: false,
+      why: 'GitHub did not list the pull request’s changed files (401 Bad credentials): check the github-token input, GitHub does not accept it',
+    });
+    expect(lines).toEqual([]);
   });
 
   it("the run's GitHub budget spent: no request", async () => {
