@@ -558,12 +558,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
         });
         continue;
       }
-      const found = pullRequests.find(
-        (pr) =>
-          pr.owner.toLowerCase() === owner.toLowerCase() &&
-          pr.repo.toLowerCase() === repo.toLowerCase() &&
-          pr.number === number,
-      );
+      const found = findPullRequest(owner, repo, number);
       if (found === undefined) {
         errors.push({
           type: 'NOT_FOUND',
