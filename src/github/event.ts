@@ -110,6 +110,7 @@ const PullRequestNumberSchema = z.lazy(() =>
       number: z.number().int().positive(),
       state: z.string().optional().catch(undefined),
       merged: z.boolean().nullish().catch(undefined),
+      changed_files: z.number().int().nonnegative().optional().catch(undefined),
     }),
   }),
 );
@@ -136,6 +137,7 @@ export function gitHubRunContext(
     : undefined;
   const pullRequest = pull?.success === true ? pull.data.pull_request.number : undefined;
   const state = pull?.success === true ? pullRequestState(pull.data.pull_request) : undefined;
+  const changedFiles = pull?.success === true ? pull.data.pull_request.changed_files : undefined;
   const head = run.head?.kind === 'branch' && run.head.pullRequest ? run.head.sha : undefined;
   const server = withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
   const runId = variables.GITHUB_RUN_ID;
@@ -144,6 +146,7 @@ export function gitHubRunContext(
     sha: head ?? event.sha,
     ...(pullRequest === undefined ? {} : { pullRequest }),
     ...(state === undefined ? {} : { pullRequestState: state }),
+    ...(changedFiles === undefined ? {} : { changedFiles }),
     fork: isFromFork(run),
     ...(runId ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${runId}` } : {}),
     ...(variables.GITHUB_API_URL ? { apiUrl: variables.GITHUB_API_URL } : {}),

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   GITHUB_ACTIONS_BOT,
+  pullRequestFile,
   rateLimited,
   startGitHubEmulator,
   type GitHubEmulator,
@@ -388,5 +389,77 @@ describe("pull requests' states (GraphQL)", () => {
     expect((await ask()).body).toMatchObject({
       data: { repository: { pr1: { number: 1, state: 'OPEN' } } },
     });
+  });
+});
+
+describe("a pull request's changed files", () => {
+  const FILES = '/repos/acme/agent/pulls/7/files';
+  type Listed = { filename: string; previous_filename?: string }[];
+  const names = (body: unknown) => (body as Listed).map((file) => file.filename);
+
+  it('lists them in order, 30 a page by default, with a Link header as GitHub writes it', async () => {
+    const files = Array.from({ length: 65 }, (_, i) => `src/f${i + 1}.ts`);
+    gh.setPullRequestFiles('acme/agent', 7, files);
+    const first = await api('GET', FILES);
+    expect(names(first.body)).toEqual(files.slice(0, 30));
+    const link = first.headers.get('link') ?? '';
+    expect(link).toContain(`<${gh.url}${FILES}?per_page=30&page=2>; rel="next"`);
+    expect(link).toContain('page=3>; rel="last"');
+    expect(link).not.toContain('rel="prev"');
+    const second = await api('GET', `${FILES}?page=2`);
+    expect(second.headers.get('link')).toMatch(
+      /page=1>; rel="prev".*page=3>; rel="next".*page=3>; rel="last".*page=1>; rel="first"/,
+    );
+    const third = await api('GET', `${FILES}?page=3`);
+    expect(names(third.body)).toEqual(files.slice(60));
+    expect(third.headers.get('link')).not.toContain('rel="next"');
+    expect((await api('GET', `${FILES}?per_page=500`)).body).toHaveLength(65);
+    expect(gh.pullRequests[0]).toMatchObject({ number: 7, state: 'open', changedFiles: 65 });
+  });
+
+  it('gives each file its sha, status and counts, and a rename its previous name', async () => {
+    gh.setPullRequestFiles('acme/agent', 7, [
+      pullRequestFile('docs/new.md', { status: 'added' }),
+      pullRequestFile('apps/b/main.py', { previous: 'apps/a/main.py' }),
+    ]);
+    const listed = (await api('GET', FILES)).body as Record<string, unknown>[];
+    expect(listed[0]).toEqual({
+      sha: expect.stringMatching(/^[0-9a-f]{40}$/) as string,
+      filename: 'docs/new.md',
+      status: 'added',
+      additions: 1,
+      deletions: 0,
+      changes: 1,
+    });
+    expect(listed[1]).toMatchObject({
+      filename: 'apps/b/main.py',
+      status: 'renamed',
+      previous_filename: 'apps/a/main.py',
+    });
+  });
+
+  it('stops the listing at 3,000 files, as GitHub does, whatever the pull request changes', async () => {
+    const files = Array.from({ length: 3050 }, (_, i) => `f${i + 1}`);
+    gh.setPullRequestFiles('acme/agent', 7, files, 4000);
+    const thirtieth = await api('GET', `${FILES}?per_page=100&page=30`);
+    expect(names(thirtieth.body).at(-1)).toBe('f3000');
+    expect(thirtieth.headers.get('link')).not.toContain('rel="next"');
+    expect((await api('GET', `${FILES}?per_page=100&page=31`)).body).toEqual([]);
+    expect(gh.pullRequests[0]?.changedFiles).toBe(4000);
+  });
+
+  it('answers 404 for a pull request not seeded, 403 without pull-requests: read, and a fault', async () => {
+    expect((await api('GET', '/repos/acme/agent/pulls/8/files')).status).toBe(404);
+    gh.setPullRequestFiles('acme/agent', 7, ['a']);
+    gh.addToken('ghs_none', { ...GITHUB_ACTIONS_BOT, permissions: { 'pull-requests': 'none' } });
+    expect(await api('GET', FILES, undefined, 'ghs_none')).toMatchObject({
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+    });
+    gh.inject({ method: 'GET', path: FILES, status: 500 });
+    expect((await api('GET', FILES)).status).toBe(500);
+    expect(names((await api('GET', FILES)).body)).toEqual(['a']);
+    gh.seedPullRequest('acme/agent', 7, 'closed');
+    expect(names((await api('GET', FILES)).body)).toEqual(['a']);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * In-memory emulator of the part of GitHub's REST API the action uses (deployments and their
- * statuses, pull request comments, compare, the token's identity, and GraphQL's `viewer` and pull
- * requests' states): a real HTTP server on 127.0.0.1
+ * statuses, pull request comments and changed files, compare, the token's identity, and GraphQL's
+ * `viewer` and pull requests' states): a real HTTP server on 127.0.0.1
  * that the bundle reaches through GITHUB_API_URL, as on any runner and on GitHub Enterprise. Fault
  * injection per method, path and count. Test-only; Node built-ins and erasable TypeScript only, so
  * it also runs under Node 24 type stripping. Described in test/emulator/GITHUB.md.
@@ -116,7 +116,26 @@ export interface PullRequest {
   /** ISO 8601; set for closed and merged ones (a merge closes too). */
   closedAt: string | null;
   mergedAt: string | null;
+  /** Its changed files in GitHub's order (`GET …/pulls/{n}/files`); none unless set. */
+  files: PullRequestFile[];
+  /** The event's `pull_request.changed_files`: the files' number unless set otherwise. */
+  changedFiles: number;
 }
+
+/** One changed file as `GET …/pulls/{n}/files` lists it. */
+export interface PullRequestFile {
+  sha: string;
+  filename: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  additions: number;
+  deletions: number;
+  changes: number;
+  /** A renamed file's name before. */
+  previous_filename?: string;
+}
+
+/** GitHub lists at most this many of a pull request's files, whatever it changes. */
+export const PULL_REQUEST_FILES_LIMIT = 3000;
 
 export interface DeploymentRecord {
   id: number;
@@ -179,6 +198,16 @@ export interface GitHubEmulator {
     state?: PullRequest['state'],
     at?: string,
   ): PullRequest;
+  /**
+   * Pull request `number`'s changed files, in order (seeding it, open, if it is not), and its
+   * `changed_files` count (default: the files' number); `pullRequestFile` makes one.
+   */
+  setPullRequestFiles(
+    repository: string,
+    number: number,
+    files: readonly (PullRequestFile | string)[],
+    changedFiles?: number,
+  ): PullRequest;
   /** GraphQL requests asking pull requests' states (`POST /graphql` with `pullRequest(number:)`). */
   stateQueries(): GitHubRequest[];
   /** Requests that write (any method but GET), GraphQL's queries aside: what a second sweep must not send. */
@@ -225,6 +254,7 @@ const ROUTES = {
   issueComments: new RegExp(`^${REPO}/issues/([^/]+)/comments$`),
   comment: new RegExp(`^${REPO}/issues/comments/([^/]+)$`),
   compare: new RegExp(`^${REPO}/compare/([^/]+)$`),
+  pullFiles: new RegExp(`^${REPO}/pulls/([^/]+)/files$`),
 };
 
 const GITHUB_ERROR: Record<number, string> = {
@@ -417,6 +447,14 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
         writeComment(who, owner, repo, 0, Number(match[3]), record.body)
       );
     }
+    if ((match = ROUTES.pullFiles.exec(path))) {
+      const [owner, repo] = names(match);
+      if (method !== 'GET') return notFound();
+      return (
+        access(who, owner, repo, 'pull-requests', 'read') ??
+        listPullRequestFiles(owner, repo, match[3] ?? '', query, path, fault)
+      );
+    }
     if ((match = ROUTES.compare.exec(path))) {
       const [owner, repo] = names(match);
       if (method !== 'GET') return notFound();
@@ -520,12 +558,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
         });
         continue;
       }
-      const found = pullRequests.find(
-        (pr) =>
-          pr.owner.toLowerCase() === owner.toLowerCase() &&
-          pr.repo.toLowerCase() === repo.toLowerCase() &&
-          pr.number === number,
-      );
+      const found = findPullRequest(owner, repo, number);
       if (found === undefined) {
         errors.push({
           type: 'NOT_FOUND',
@@ -770,6 +803,34 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     return paged(all.map(commentJson), query, path, fault);
   }
 
+  function findPullRequest(owner: string, repo: string, number: number): PullRequest | undefined {
+    return pullRequests.find(
+      (pr) =>
+        pr.owner.toLowerCase() === owner.toLowerCase() &&
+        pr.repo.toLowerCase() === repo.toLowerCase() &&
+        pr.number === number,
+    );
+  }
+
+  /**
+   * `GET …/pulls/{n}/files`: in order, paged as every list (`per_page` default 30, at most 100),
+   * the listing cut at GitHub's 3,000 files; 404 for a pull request not seeded.
+   */
+  function listPullRequestFiles(
+    owner: string,
+    repo: string,
+    number: string,
+    query: URLSearchParams,
+    path: string,
+    fault?: GitHubFault,
+  ): Answer {
+    const pullRequest = /^\d+$/.test(number)
+      ? findPullRequest(owner, repo, Number(number))
+      : undefined;
+    if (pullRequest === undefined) return notFound();
+    return paged(pullRequest.files.slice(0, PULL_REQUEST_FILES_LIMIT), query, path, fault);
+  }
+
   function commentJson(comment: Comment): unknown {
     const { owner, repo, issue, ...fields } = comment;
     return {
@@ -955,12 +1016,29 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
         state,
         closedAt: state === 'open' ? null : at,
         mergedAt: state === 'merged' ? at : null,
+        files: [],
+        changedFiles: 0,
       };
       const index = pullRequests.findIndex(
         (pr) => pr.owner === owner && pr.repo === repo && pr.number === number,
       );
+      const before = pullRequests[index];
+      if (before !== undefined) {
+        pullRequest.files = before.files;
+        pullRequest.changedFiles = before.changedFiles;
+      }
       if (index >= 0) pullRequests.splice(index, 1, pullRequest);
       else pullRequests.push(pullRequest);
+      return pullRequest;
+    },
+    setPullRequestFiles(repository, number, files, changedFiles) {
+      const [owner = '', repo = ''] = repository.split('/');
+      const pullRequest =
+        findPullRequest(owner, repo, number) ?? emulator.seedPullRequest(repository, number);
+      pullRequest.files = files.map((file) =>
+        typeof file === 'string' ? pullRequestFile(file) : file,
+      );
+      pullRequest.changedFiles = changedFiles ?? files.length;
       return pullRequest;
     },
     stateQueries() {
@@ -1010,6 +1088,32 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
 }
 
 // ---- pure helpers -------------------------------------------------------------------------------
+
+/** A changed file as GitHub lists it: `modified` unless said; a rename names what it was. */
+export function pullRequestFile(
+  filename: string,
+  change: { status?: PullRequestFile['status']; previous?: string } = {},
+): PullRequestFile {
+  const status = change.previous !== undefined ? 'renamed' : (change.status ?? 'modified');
+  const additions = status === 'removed' ? 0 : 1;
+  const deletions = status === 'added' ? 0 : 1;
+  return {
+    sha: fakeSha(filename),
+    filename,
+    status,
+    additions,
+    deletions,
+    changes: additions + deletions,
+    ...(change.previous === undefined ? {} : { previous_filename: change.previous }),
+  };
+}
+
+/** 40 hex digits that depend on `text` alone. */
+function fakeSha(text: string): string {
+  let hash = 2166136261;
+  for (const char of text) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 16777619) >>> 0;
+  return hash.toString(16).padStart(8, '0').repeat(5);
+}
 
 function names(match: RegExpExecArray): [string, string] {
   return [decodeURIComponent(match[1] ?? ''), decodeURIComponent(match[2] ?? '')];

@@ -278,4 +278,17 @@ describe('where the run stands on GitHub', () => {
     });
     expect(contextOf(push('refs/heads/main'), {})).toBeUndefined();
   });
+
+  it("a pull request's changed_files when its payload says, and nothing when it says nonsense", () => {
+    const head = { ref: 'feature', sha: HEAD_SHA, repo: { full_name: 'acme/agent' } };
+    const event = pullRequest('pull_request', head);
+    const withCount = (changed_files: unknown): RunEvent => {
+      const payload = event.payload as { pull_request: object };
+      return { ...event, payload: { pull_request: { ...payload.pull_request, changed_files } } };
+    };
+    expect(contextOf(withCount(3001))).toMatchObject({ pullRequest: 7, changedFiles: 3001 });
+    expect(contextOf(withCount('many'))).toMatchObject({ pullRequest: 7 });
+    expect(contextOf(withCount('many'))).not.toHaveProperty('changedFiles');
+    expect(contextOf(event)).not.toHaveProperty('changedFiles');
+  });
 });

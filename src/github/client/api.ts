@@ -1,11 +1,13 @@
 /** GitHub's REST API: one typed function per call, through calls.ts; no failure throws. */
 import {
+  ChangedFilePage,
   CommentPage,
   Comparison,
   Created,
   DeploymentPage,
   StatusPage,
   Viewer,
+  type ChangedFile,
   type GitHubDeployment,
   type IssueComment,
 } from './responses.js';
@@ -13,6 +15,7 @@ import { GitHubCalls, type CallOptions, type GitHubApiOptions, type Result } fro
 import {
   MAX_COMMENT_PAGES,
   MAX_DEPLOYMENT_PAGES,
+  MAX_FILE_PAGES,
   PER_PAGE,
   walkPages,
   type Page,
@@ -23,6 +26,7 @@ import {
   COMPARE,
   DEPLOYMENT,
   DEPLOYMENT_LIST,
+  PULL_REQUEST_FILES,
   PULL_REQUEST_STATES,
   rest,
   STATUS_LIST,
@@ -41,6 +45,8 @@ import type { PullRequestState } from '../../run/ports/progress.js';
 import type { DeploymentRequest, DeploymentStatusRequest, Repo } from './requests.js';
 import type { z } from 'zod';
 import type { Attempt } from './attempt.js';
+
+const byId = (item: { id: number }) => item.id;
 
 export class GitHubApi {
   readonly #calls: GitHubCalls;
@@ -143,7 +149,7 @@ export class GitHubApi {
   ): Promise<Result<{ ended: boolean }>> {
     const call = (page: number) =>
       rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
-    return this.#walk(call, CommentPage, visit, options, MAX_COMMENT_PAGES);
+    return this.#walk(call, CommentPage, byId, visit, options, MAX_COMMENT_PAGES);
   }
 
   /** The deployments of `environment`, newest first, as `walkComments` reads comments. */
@@ -155,12 +161,26 @@ export class GitHubApi {
   ): Promise<Result<{ ended: boolean }>> {
     const call = (page: number) =>
       rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-    return this.#walk(call, DeploymentPage, visit, {}, maxPages);
+    return this.#walk(call, DeploymentPage, byId, visit, {}, maxPages);
   }
 
-  #walk<T extends { id: number }>(
+  /** A pull request's changed files in GitHub's order, each once, as `walkComments` reads comments. */
+  walkChangedFiles(
+    repo: Repo,
+    pullRequest: number,
+    visit: (files: ChangedFile[]) => 'stop' | 'more',
+    options: CallOptions = {},
+  ): Promise<Result<{ ended: boolean }>> {
+    const call = (page: number) =>
+      rest(PULL_REQUEST_FILES, { ...repo, pull_number: pullRequest, per_page: PER_PAGE, page });
+    const key = (file: ChangedFile) => file.filename;
+    return this.#walk(call, ChangedFilePage, key, visit, options, MAX_FILE_PAGES);
+  }
+
+  #walk<T>(
     call: (page: number) => RestCall,
     schema: z.ZodType<T[]>,
+    key: (item: T) => unknown,
     visit: (items: T[]) => 'stop' | 'more',
     options: CallOptions,
     maxPages: number,
@@ -174,7 +194,7 @@ export class GitHubApi {
       const link = String(result.value.headers.link ?? '');
       return { ok: true, value: { items: parsed.value, link } };
     };
-    return walkPages(read, (item) => item.id, visit, maxPages);
+    return walkPages(read, key, visit, maxPages);
   }
 
   writeComment(

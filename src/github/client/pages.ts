@@ -6,6 +6,8 @@ export const MAX_COMMENT_PAGES = 10;
 export const PER_PAGE = 100;
 /** A retire reads at most this many pages of an environment's deployments, newest first. */
 export const MAX_DEPLOYMENT_PAGES = 10;
+/** GitHub lists at most 3,000 of a pull request's files: 30 pages of `PER_PAGE`. */
+export const MAX_FILE_PAGES = 30;
 
 export interface Page<T> {
   items: T[];

@@ -14,6 +14,11 @@ export const CommentPage = z.lazy(() => z.array(CommentSchema));
 export const DeploymentPage = z.lazy(() => z.array(z.object({ id: z.number() })));
 export type GitHubDeployment = z.infer<typeof DeploymentPage>[number];
 export const StatusPage = z.lazy(() => z.array(z.object({ state: z.string() })));
+const ChangedFileSchema = z.lazy(() =>
+  z.object({ filename: z.string(), previous_filename: z.string().nullish() }),
+);
+export type ChangedFile = z.infer<typeof ChangedFileSchema>;
+export const ChangedFilePage = z.lazy(() => z.array(ChangedFileSchema));
 export const Comparison = z.lazy(() =>
   z.object({
     status: z.string(),

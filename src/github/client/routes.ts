@@ -9,6 +9,7 @@ export const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comm
 export const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
 export const DEPLOYMENT_LIST = 'GET /repos/{owner}/{repo}/deployments';
 export const STATUS_LIST = 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses';
+export const PULL_REQUEST_FILES = 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files';
 
 /** Each REST route the action calls: what it is for (its failure says so), and its permission. */
 export const ROUTES: Record<string, { purpose: string; permission: Permission }> = {
@@ -40,6 +41,10 @@ export const ROUTES: Record<string, { purpose: string; permission: Permission }>
     permission: 'pull-requests: write',
   },
   [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
+  [PULL_REQUEST_FILES]: {
+    purpose: 'list the pull request’s changed files',
+    permission: 'pull-requests: read',
+  },
 };
 
 /** Its failure names no permission. */

@@ -7,6 +7,8 @@ export interface GitHubRunContext {
   sha: string;
   pullRequest?: number;
   pullRequestState?: 'merged' | 'closed' | 'open';
+  /** The event's `pull_request.changed_files`, when it says. */
+  changedFiles?: number;
   /** A fork's pull request: its token is read-only. */
   fork: boolean;
   runUrl?: string;
