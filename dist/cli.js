@@ -42753,7 +42753,7 @@ function parseConfig(raw, workspace) {
     const result = ConfigSchema.safeParse(parsed);
     if (!result.success)
         fail(formatZodIssues(result.error).join('; '));
-    return result.data;
+    return isFilePath(raw) ? { ...result.data, file: raw } : result.data;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
@@ -42955,16 +42955,16 @@ function readPaths(key, raw) {
  * the checkout's root where the run checks the repository out there (GitHub's default).
  */
 function workspacePath(raw, workspace) {
-    const root = path.resolve(workspace);
-    const relative = path.relative(root, path.resolve(root, raw));
-    const outside = relative === '..' || relative.startsWith(`..${path.sep}`);
-    if (relative === '' || outside || path.isAbsolute(relative))
+    const root = external_node_path_default().resolve(workspace);
+    const relative = external_node_path_default().relative(root, external_node_path_default().resolve(root, raw));
+    const outside = relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`);
+    if (relative === '' || outside || external_node_path_default().isAbsolute(relative))
         return undefined;
-    return relative.split(path.sep).join('/');
+    return relative.split((external_node_path_default()).sep).join('/');
 }
 /** A path of the repository as the service reads it (`./apps/x.json` → `apps/x.json`). */
 function repositoryPath(raw) {
-    const normal = path.posix.normalize(raw.replaceAll('\\', '/')).replace(/^\/+/, '');
+    const normal = external_node_path_default().posix.normalize(raw.replaceAll('\\', '/')).replace(/^\/+/, '');
     const outside = normal === '..' || normal.startsWith('../');
     return normal === '.' || normal === '' || outside ? undefined : normal.replace(/\/+$/, '');
 }
@@ -43289,6 +43289,7 @@ const DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 
 
 
+
 /** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
 const ENTRY_INPUTS = [
     'source',
@@ -43347,8 +43348,21 @@ function agentInputs(agent, inputs, run) {
         overrides.secrets = secrets.value;
     return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
 }
+/** The files of a manifest from `source` (inline: none), its config and its agent-config-path. */
+function agentPaths(patterns, own, source, run) {
+    if (patterns === undefined)
+        return {};
+    const configFile = own.config.file;
+    const agentConfig = own['agent-config-path'];
+    const always = [
+        source === 'inline' ? undefined : workspacePath(source, run.workspace),
+        configFile === undefined ? undefined : workspacePath(configFile, run.workspace),
+        agentConfig === undefined ? undefined : repositoryPath(agentConfig),
+    ].filter((file) => file !== undefined);
+    return { paths: { patterns, always: [...new Set(always)] } };
+}
 /** One agent's request, or its problems: its entry's, else its spec's. */
-function agentRequest(agent, inputs, run) {
+function agentRequest(agent, inputs, run, source) {
     const own = agentInputs(agent, inputs, run);
     if (own.problems.length > 0)
         return own.problems;
@@ -43361,6 +43375,7 @@ function agentRequest(agent, inputs, run) {
             name: agent.name,
             spec,
             ...given({ environment: agent.entry.environment }),
+            ...agentPaths(agent.entry.paths, own.inputs, source, run),
         };
     }
     catch (error) {
@@ -43405,7 +43420,7 @@ function manifestRequest(inputs, run) {
     ];
     const agents = [];
     for (const agent of named.agents) {
-        const request = agentRequest(agent, inputs, run);
+        const request = agentRequest(agent, inputs, run, manifest.source);
         if (Array.isArray(request))
             problems.push(...request);
         else

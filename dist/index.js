@@ -59531,6 +59531,80 @@ class CommitOrders {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/features/changed-files.ts
+/** GitHub lists at most this many of a pull request's files, whatever it changes. */
+const LISTED_FILES_MAX = 3000;
+const NOT_LISTED = 'GitHub did not list the pull request’s changed files';
+/**
+ * Every file the pull request changes, in GitHub's order, each name once (a rename under its
+ * new name, then its old one). Never throws, and asks nothing of GitHub when the event already
+ * says the list would be cut.
+ */
+async function listChangedFiles(api, at) {
+    const { changedFiles } = at;
+    if (changedFiles !== undefined && changedFiles > LISTED_FILES_MAX)
+        return tooMany(changedFiles);
+    const names = new Set();
+    let listed = 0;
+    const walked = await api.walkChangedFiles(at.repository, at.pullRequest, (files) => {
+        listed += files.length;
+        for (const { filename, previous_filename } of files) {
+            names.add(filename);
+            if (previous_filename)
+                names.add(previous_filename);
+        }
+        return 'more';
+    }, 
+    // The notice made of `why` is the one line about it.
+    { silent: true });
+    if (!walked.ok)
+        return { known: false, why: notListed(walked.failure) };
+    if (listed >= LISTED_FILES_MAX || !walked.value.ended)
+        return tooMany(undefined);
+    return { known: true, files: [...names] };
+}
+function tooMany(count) {
+    const changes = count === undefined ? 'at least 3,000 files' : `${count.toLocaleString('en-US')} files`;
+    return {
+        known: false,
+        why: `the pull request changes ${changes}, and GitHub lists only the first 3,000`,
+    };
+}
+/** The failure, and what a person does about it; the permission named where GitHub refused. */
+function notListed(failure) {
+    const what = `${NOT_LISTED} (${failure.problem})`;
+    const { status } = failure;
+    if (status === 401)
+        return `${what}: check the github-token input, GitHub does not accept it`;
+    if (/rate limit/i.test(failure.problem))
+        return `${what}: GitHub rate-limits this token`;
+    if (status === 403) {
+        return `${what}: add \`pull-requests: read\` to the workflow's \`permissions:\``;
+    }
+    if (status === 404) {
+        return `${what}: the token cannot see this repository, or lacks \`pull-requests: read\``;
+    }
+    return what;
+}
+/**
+ * The runner's `changedFiles` on a pull request (`RunnerIO.changedFiles`), undefined on every
+ * other event. Without a token its answer is why; else it asks `api()` (the run's one API, made
+ * then) once, whoever asks again.
+ */
+function askChangedFiles(token, context, api) {
+    const pullRequest = context?.pullRequest;
+    if (context === undefined || pullRequest === undefined)
+        return undefined;
+    if (token === '') {
+        const why = `github-token is empty, so ${NOT_LISTED.replace('GitHub did not list', 'GitHub cannot list')}`;
+        return () => Promise.resolve({ known: false, why });
+    }
+    const { repository, changedFiles } = context;
+    const at = { repository, pullRequest, ...(changedFiles === undefined ? {} : { changedFiles }) };
+    let asked;
+    return () => (asked ??= listChangedFiles(api(), at));
+}
+
 ;// CONCATENATED MODULE: ./src/common/github-text.ts
 /**
  * The one writer of text that goes to GitHub: the comment (Markdown), the job summary and
@@ -60901,6 +60975,8 @@ const MAX_COMMENT_PAGES = 10;
 const PER_PAGE = 100;
 /** A retire reads at most this many pages of an environment's deployments, newest first. */
 const MAX_DEPLOYMENT_PAGES = 10;
+/** GitHub lists at most 3,000 of a pull request's files: 30 pages of `PER_PAGE`. */
+const MAX_FILE_PAGES = 30;
 /**
  * Page numbers are counted here, never taken from the `Link` header: no page
  * is read twice and the token goes to no other address. `visit` sees each
@@ -61396,6 +61472,8 @@ const CommentSchema = lazy(() => object({
 const CommentPage = lazy(() => array(CommentSchema));
 const DeploymentPage = lazy(() => array(object({ id: schemas_number() })));
 const StatusPage = lazy(() => array(object({ state: schemas_string() })));
+const ChangedFileSchema = lazy(() => object({ filename: schemas_string(), previous_filename: schemas_string().nullish() }));
+const ChangedFilePage = lazy(() => array(ChangedFileSchema));
 const Comparison = lazy(() => object({
     status: schemas_string(),
     ahead_by: schemas_number(),
@@ -61563,6 +61641,7 @@ const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}
 const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
 const DEPLOYMENT_LIST = 'GET /repos/{owner}/{repo}/deployments';
 const STATUS_LIST = 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses';
+const PULL_REQUEST_FILES = 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files';
 /** Each REST route the action calls: what it is for (its failure says so), and its permission. */
 const ROUTES = {
     [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
@@ -61593,6 +61672,10 @@ const ROUTES = {
         permission: 'pull-requests: write',
     },
     [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
+    [PULL_REQUEST_FILES]: {
+        purpose: 'list the pull request’s changed files',
+        permission: 'pull-requests: read',
+    },
 };
 /** Its failure names no permission. */
 const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' };
@@ -61874,6 +61957,7 @@ function graphqlAnswer(error) {
 
 
 
+const api_byId = (item) => item.id;
 class GitHubApi {
     #calls;
     #viewer;
@@ -61946,14 +62030,20 @@ class GitHubApi {
     /** A pull request's comments, page by page until `visit` stops, the list ends or the cap. */
     walkComments(repo, issue, visit, options = {}) {
         const call = (page) => rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
-        return this.#walk(call, CommentPage, visit, options, MAX_COMMENT_PAGES);
+        return this.#walk(call, CommentPage, api_byId, visit, options, MAX_COMMENT_PAGES);
     }
     /** The deployments of `environment`, newest first, as `walkComments` reads comments. */
     walkDeployments(repo, environment, visit, maxPages = MAX_DEPLOYMENT_PAGES) {
         const call = (page) => rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-        return this.#walk(call, DeploymentPage, visit, {}, maxPages);
+        return this.#walk(call, DeploymentPage, api_byId, visit, {}, maxPages);
     }
-    #walk(call, schema, visit, options, maxPages) {
+    /** A pull request's changed files in GitHub's order, each once, as `walkComments` reads comments. */
+    walkChangedFiles(repo, pullRequest, visit, options = {}) {
+        const call = (page) => rest(PULL_REQUEST_FILES, { ...repo, pull_number: pullRequest, per_page: PER_PAGE, page });
+        const key = (file) => file.filename;
+        return this.#walk(call, ChangedFilePage, key, visit, options, MAX_FILE_PAGES);
+    }
+    #walk(call, schema, key, visit, options, maxPages) {
         const read = async (page) => {
             const made = call(page);
             const result = await this.#calls.rest(made, options);
@@ -61965,7 +62055,7 @@ class GitHubApi {
             const link = String(result.value.headers.link ?? '');
             return { ok: true, value: { items: parsed.value, link } };
         };
-        return walkPages(read, (item) => item.id, visit, maxPages);
+        return walkPages(read, key, visit, maxPages);
     }
     writeComment(repo, issue, existing, body, options = {}) {
         return existing === undefined
@@ -62099,12 +62189,17 @@ function commentOffPullRequest(comment, context, logger) {
 
 
 
+
 function wanted(settings, manifest, pullRequest) {
     const what = manifest === undefined ? 'record' : 'records';
     return [
         recordsWanted(settings.environment, manifest) ? `the GitHub deployment ${what}` : undefined,
         settings.comment && pullRequest !== undefined ? 'the pull request comment' : undefined,
     ];
+}
+/** Never called: without a token or a repository, the changed files are not asked of GitHub. */
+function unmade() {
+    throw new Error('no GitHub API without a token and a repository');
 }
 function reportView(report) {
     return (event) => {
@@ -62140,8 +62235,10 @@ function deployHooks(settings, manifest) {
         commentOffPullRequest(settings.comment, context, logger);
         const asked = wanted(settings, manifest, context?.pullRequest);
         const at = reachable(settings.token, context, logger, asked);
+        // A pull request's changed files, for `paths`: without a token, the answer says why.
+        const changedFiles = (api) => manifest === undefined ? undefined : askChangedFiles(settings.token, context, api);
         if (at === undefined)
-            return {};
+            return { changedFiles: changedFiles(unmade) };
         const made = new Lazy(() => {
             const api = gitHubApi(settings.token, at, dependencies);
             const parts = manifest === undefined
@@ -62152,6 +62249,7 @@ function deployHooks(settings, manifest) {
         });
         const hooks = {
             api: () => made.made?.api,
+            changedFiles: changedFiles(() => made.value.api),
             commitOrder: (repository, target, latest) => made.value.orders.ask(repository, target, latest),
             outputs: (outputs, entries) => {
                 const report = made.made?.report;
@@ -62507,16 +62605,16 @@ function readPaths(key, raw) {
  * the checkout's root where the run checks the repository out there (GitHub's default).
  */
 function workspacePath(raw, workspace) {
-    const root = path.resolve(workspace);
-    const relative = path.relative(root, path.resolve(root, raw));
-    const outside = relative === '..' || relative.startsWith(`..${path.sep}`);
-    if (relative === '' || outside || path.isAbsolute(relative))
+    const root = external_node_path_default().resolve(workspace);
+    const relative = external_node_path_default().relative(root, external_node_path_default().resolve(root, raw));
+    const outside = relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`);
+    if (relative === '' || outside || external_node_path_default().isAbsolute(relative))
         return undefined;
-    return relative.split(path.sep).join('/');
+    return relative.split((external_node_path_default()).sep).join('/');
 }
 /** A path of the repository as the service reads it (`./apps/x.json` → `apps/x.json`). */
 function repositoryPath(raw) {
-    const normal = path.posix.normalize(raw.replaceAll('\\', '/')).replace(/^\/+/, '');
+    const normal = external_node_path_default().posix.normalize(raw.replaceAll('\\', '/')).replace(/^\/+/, '');
     const outside = normal === '..' || normal.startsWith('../');
     return normal === '.' || normal === '' || outside ? undefined : normal.replace(/\/+$/, '');
 }
@@ -64115,6 +64213,7 @@ const PullRequestNumberSchema = lazy(() => looseObject({
         number: schemas_number().int().positive(),
         state: schemas_string().optional().catch(undefined),
         merged: schemas_boolean().nullish().catch(undefined),
+        changed_files: schemas_number().int().nonnegative().optional().catch(undefined),
     }),
 }));
 function pullRequestState(pull) {
@@ -64134,6 +64233,7 @@ function gitHubRunContext(event, variables, run) {
         : undefined;
     const pullRequest = pull?.success === true ? pull.data.pull_request.number : undefined;
     const state = pull?.success === true ? pullRequestState(pull.data.pull_request) : undefined;
+    const changedFiles = pull?.success === true ? pull.data.pull_request.changed_files : undefined;
     const head = run.head?.kind === 'branch' && run.head.pullRequest ? run.head.sha : undefined;
     const server = withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
     const runId = variables.GITHUB_RUN_ID;
@@ -64142,6 +64242,7 @@ function gitHubRunContext(event, variables, run) {
         sha: head ?? event.sha,
         ...(pullRequest === undefined ? {} : { pullRequest }),
         ...(state === undefined ? {} : { pullRequestState: state }),
+        ...(changedFiles === undefined ? {} : { changedFiles }),
         fork: isFromFork(run),
         ...(runId ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${runId}` } : {}),
         ...(variables.GITHUB_API_URL ? { apiUrl: variables.GITHUB_API_URL } : {}),
@@ -64766,7 +64867,7 @@ function parseConfig(raw, workspace) {
     const result = ConfigSchema.safeParse(parsed);
     if (!result.success)
         fail(formatZodIssues(result.error).join('; '));
-    return result.data;
+    return isFilePath(raw) ? { ...result.data, file: raw } : result.data;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/headers.ts
@@ -65054,6 +65155,7 @@ const DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 
 
 
+
 /** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
 const ENTRY_INPUTS = [
     'source',
@@ -65112,8 +65214,21 @@ function agentInputs(agent, inputs, run) {
         overrides.secrets = secrets.value;
     return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
 }
+/** The files of a manifest from `source` (inline: none), its config and its agent-config-path. */
+function agentPaths(patterns, own, source, run) {
+    if (patterns === undefined)
+        return {};
+    const configFile = own.config.file;
+    const agentConfig = own['agent-config-path'];
+    const always = [
+        source === 'inline' ? undefined : workspacePath(source, run.workspace),
+        configFile === undefined ? undefined : workspacePath(configFile, run.workspace),
+        agentConfig === undefined ? undefined : repositoryPath(agentConfig),
+    ].filter((file) => file !== undefined);
+    return { paths: { patterns, always: [...new Set(always)] } };
+}
 /** One agent's request, or its problems: its entry's, else its spec's. */
-function agentRequest(agent, inputs, run) {
+function agentRequest(agent, inputs, run, source) {
     const own = agentInputs(agent, inputs, run);
     if (own.problems.length > 0)
         return own.problems;
@@ -65126,6 +65241,7 @@ function agentRequest(agent, inputs, run) {
             name: agent.name,
             spec,
             ...given({ environment: agent.entry.environment }),
+            ...agentPaths(agent.entry.paths, own.inputs, source, run),
         };
     }
     catch (error) {
@@ -65170,7 +65286,7 @@ function manifestRequest(inputs, run) {
     ];
     const agents = [];
     for (const agent of named.agents) {
-        const request = agentRequest(agent, inputs, run);
+        const request = agentRequest(agent, inputs, run, manifest.source);
         if (Array.isArray(request))
             problems.push(...request);
         else

@@ -9,6 +9,8 @@ import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
 import type { ManifestOnGitHub } from './features/deployment-record.js';
 import { CommitOrders } from './features/commit-order.js';
+import { askChangedFiles } from './features/changed-files.js';
+import type { GitHubApi } from './client/api.js';
 import { DeployReport, FLAT_KEY } from './features/deploy-report.js';
 import {
   commentOffPullRequest,
@@ -32,6 +34,11 @@ function wanted(
     recordsWanted(settings.environment, manifest) ? `the GitHub deployment ${what}` : undefined,
     settings.comment && pullRequest !== undefined ? 'the pull request comment' : undefined,
   ];
+}
+
+/** Never called: without a token or a repository, the changed files are not asked of GitHub. */
+function unmade(): GitHubApi {
+  throw new Error('no GitHub API without a token and a repository');
 }
 
 function reportView(report: () => DeployReport): EventView {
@@ -71,7 +78,10 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
     commentOffPullRequest(settings.comment, context, logger);
     const asked = wanted(settings, manifest, context?.pullRequest);
     const at = reachable(settings.token, context, logger, asked);
-    if (at === undefined) return {};
+    // A pull request's changed files, for `paths`: without a token, the answer says why.
+    const changedFiles = (api: () => GitHubApi) =>
+      manifest === undefined ? undefined : askChangedFiles(settings.token, context, api);
+    if (at === undefined) return { changedFiles: changedFiles(unmade) };
     const made = new Lazy(() => {
       const api = gitHubApi(settings.token, at, dependencies);
       const parts =
@@ -83,6 +93,7 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
     });
     const hooks: GitHubHooks = {
       api: () => made.made?.api,
+      changedFiles: changedFiles(() => made.value.api),
       commitOrder: (repository, target, latest) =>
         made.value.orders.ask(repository, target, latest),
       outputs: (outputs, entries) => {
