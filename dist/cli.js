@@ -42966,7 +42966,9 @@ function workspacePath(raw, workspace) {
 function repositoryPath(raw) {
     const normal = external_node_path_default().posix.normalize(raw.replaceAll('\\', '/')).replace(/^\/+/, '');
     const outside = normal === '..' || normal.startsWith('../');
-    return normal === '.' || normal === '' || outside ? undefined : normal.replace(/\/+$/, '');
+    // posix.normalize leaves at most one trailing slash (a regex for many would be quadratic).
+    const trimmed = normal.endsWith('/') ? normal.slice(0, -1) : normal;
+    return trimmed === '.' || trimmed === '' || outside ? undefined : trimmed;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/manifest.ts

@@ -90,5 +90,7 @@ export function workspacePath(raw: string, workspace: string): string | undefine
 export function repositoryPath(raw: string): string | undefined {
   const normal = path.posix.normalize(raw.replaceAll('\\', '/')).replace(/^\/+/, '');
   const outside = normal === '..' || normal.startsWith('../');
-  return normal === '.' || normal === '' || outside ? undefined : normal.replace(/\/+$/, '');
+  // posix.normalize leaves at most one trailing slash (a regex for many would be quadratic).
+  const trimmed = normal.endsWith('/') ? normal.slice(0, -1) : normal;
+  return trimmed === '.' || trimmed === '' || outside ? undefined : trimmed;
 }
