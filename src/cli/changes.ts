@@ -62,7 +62,13 @@ function git({ cwd, env }: Checkout, args: readonly string[]): Promise<GitAnswer
           });
         }
         if (typeof code === 'number' && signal == null) return resolve({ ok: false, code });
-        resolve({ ok: false, why: `git did not answer within ${GIT_TIMEOUT_MS / 1000} s` });
+        resolve({
+          ok: false,
+          why:
+            signal == null
+              ? `git could not run (${String(code)})`
+              : `git did not answer within ${GIT_TIMEOUT_MS / 1000} s`,
+        });
       },
     );
   });
