@@ -266,6 +266,15 @@ describe('the base of the change, from the run', () => {
       BITBUCKET_PR_DESTINATION_BRANCH: 'release',
     };
     expect(baseOf(bitbucket)?.refs).toEqual(['origin/release', 'release']);
+    const azure = {
+      BUILD_BUILDURI: 'vstfs:///Build/Build/1',
+      BUILD_SOURCEVERSION: 'b'.repeat(40),
+      SYSTEM_PULLREQUEST_PULLREQUESTID: '5',
+      SYSTEM_PULLREQUEST_SOURCEBRANCH: 'refs/heads/feature',
+      SYSTEM_PULLREQUEST_TARGETBRANCH: 'refs/heads/main',
+      SYSTEM_PULLREQUEST_SOURCECOMMITID: HEAD,
+    };
+    expect(baseOf(azure)?.refs).toEqual(['origin/main', 'main']);
   });
 
   it('is --changed-since REF when given, over the CI, in any run', () => {
