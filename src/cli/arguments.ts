@@ -6,6 +6,7 @@
 import { Invalid } from '../inputs/errors.js';
 import { parseBoolean } from '../inputs/parsers.js';
 import { readTokens, type Given } from './argv.js';
+import type { ChangedSince } from './changes.js';
 import { DOTENV_LIMIT_VARIABLES } from './dotenv.js';
 import {
   COMMANDS,
@@ -45,6 +46,8 @@ export interface CliRequest {
   dotenv?: string;
   dotenvMaxKeys: number;
   summary?: string;
+  /** deploy's `--changed-since REF` (or DEPLOY_CHANGED_SINCE): the base of the change `paths` are matched against. */
+  changedSince?: ChangedSince;
 }
 
 type Invocation =
@@ -92,6 +95,27 @@ function readDotenvMaxKeys(given: Given, problems: string[]): number {
   return DOTENV_LIMIT_VARIABLES;
 }
 
+const CHANGED_SINCE_VARIABLE = variableOf('changed-since');
+
+/** deploy's `--changed-since REF`, else its variable (empty: not given); a value git could take for an option, or spanning lines, is refused unechoed. */
+function readChangedSince(
+  command: Command,
+  given: Given,
+  env: Environment,
+  problems: string[],
+): ChangedSince | undefined {
+  if (command !== 'deploy') return undefined;
+  const flag = given.get('changed-since')?.values[0];
+  const origin = flag === undefined ? CHANGED_SINCE_VARIABLE : '--changed-since';
+  const ref = flag ?? env[CHANGED_SINCE_VARIABLE] ?? '';
+  if (flag === undefined && ref === '') return undefined;
+  if (ref !== '' && !ref.startsWith('-') && !/[\0\r\n]/.test(ref)) return { ref, origin };
+  problems.push(
+    `${origin} takes a git revision (a branch, a tag or a commit sha: main, origin/main, v1.4.0): not empty, not starting with -, on one line`,
+  );
+  return undefined;
+}
+
 function isCommand(word: string | undefined): word is Command {
   return COMMANDS.some((command) => command === word);
 }
@@ -137,6 +161,7 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
     );
   }
   const dotenvMaxKeys = readDotenvMaxKeys(given, reading.problems);
+  const changedSince = readChangedSince(first, given, sources.env, reading.problems);
   if (reading.problems.length > 0) throw new UsageError(reading.problems);
   readInputs(given, first, table, reading);
   if (reading.problems.length > 0) throw new UsageError(reading.problems);
@@ -152,6 +177,7 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
       dotenv: given.get('dotenv')?.values[0],
       dotenvMaxKeys,
       summary: given.get('summary')?.values[0],
+      changedSince,
     },
   };
 }

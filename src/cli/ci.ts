@@ -21,6 +21,8 @@ export interface CiRun {
   head: RunHead;
   /** The commit checked out (maybe a merge commit), for the summary. */
   commit?: string;
+  /** Set on another CI's merge or pull request pipeline (never GitHub's: the action reads its event). */
+  pullRequest?: { target?: string };
 }
 
 function none(reason: string): RunHead {
@@ -143,6 +145,24 @@ const CORRECTIONS: Record<string, (answer: EnvCiAnswer, env: Environment) => Can
   }),
 };
 
+/** Per service, the variable naming a pull request's target branch where env-ci's `branch` does not. */
+const TARGETS: Record<string, (env: Environment) => string | undefined> = {
+  jenkins: (env) => env.CHANGE_TARGET,
+  bitbucket: (env) => env.BITBUCKET_PR_DESTINATION_BRANCH,
+};
+
+/** The branch a merge or pull request merges into: env-ci's `branch` on a pull request. */
+function pullRequestOf(
+  service: string,
+  answer: EnvCiAnswer,
+  candidate: Candidate,
+  env: Environment,
+): CiRun['pullRequest'] {
+  if (!candidate.pullRequest || service === 'github') return undefined;
+  const fromEnvCi = answer.isPr === true ? nonEmpty(answer.branch) : undefined;
+  return { target: nonEmpty(TARGETS[service]?.(env)) ?? fromEnvCi };
+}
+
 /** The project slug where env-ci has none. */
 const SLUGS: Record<string, (env: Environment) => string | undefined> = {
   jenkins: (env) => slugOfGitUrl(env.GIT_URL),
@@ -180,6 +200,7 @@ export function describeCiRun(env: Environment, cwd: string): CiRun {
       slug: nonEmpty(answer.slug) ?? SLUGS[service]?.(env),
       head: headOf(candidate, where),
       commit: nonEmpty(answer.commit),
+      pullRequest: pullRequestOf(service, answer, candidate, env),
     };
   }
   if (answer.isCi) {

@@ -8,7 +8,7 @@ import type { AskCommitOrder, CommitOrder } from '../run/ports/progress.js';
 import type { Environment } from './option-values.js';
 
 /** The longest one question may take: a local git answers in milliseconds. */
-const GIT_TIMEOUT_MS = 5_000;
+export const GIT_TIMEOUT_MS = 5_000;
 
 /** A full sha: anything else (a name, an option) is never passed to git. */
 const SHA = /^[0-9a-f]{40}$/i;

@@ -21,6 +21,7 @@ import { readStatusRequest, type StatusAsked } from '../inputs/status-inputs.js'
 import { runDeploy } from '../run/flows/deploy-run.js';
 import { runStatus } from '../run/flows/status-run.js';
 import { runPlan } from '../run/flows/plan-run.js';
+import type { AskChangedFiles } from '../run/ports/changes.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import type { EventView } from '../run/ports/events.js';
@@ -31,6 +32,7 @@ import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeInputError } from './input-errors.js';
 import { describeCiRun, describeRun, runDescription } from './ci.js';
+import { askCheckoutChanges } from './changes.js';
 import { checkoutCommitOrder } from './git.js';
 import { runFleet } from './fleet.js';
 import { EXIT, type CliWorld } from './world.js';
@@ -147,6 +149,7 @@ function runnerIO(
   { log, events, redactor, redact, signal }: Session,
   run: RunDescription,
   view: EventView,
+  changedFiles: AskChangedFiles | undefined,
 ): RunnerIO {
   return {
     run,
@@ -158,6 +161,7 @@ function runnerIO(
     mask: (value) => redactor.add(value),
     redact,
     views: [log.view, view, ...(events === undefined ? [] : [events.sink])],
+    ...(changedFiles === undefined ? {} : { changedFiles }),
   };
 }
 
@@ -192,10 +196,13 @@ async function runRequest(
     const commit = prepared.asked.agents[0]?.spec.commit;
     log.info(describeRun(ci, commit?.kind === 'sha' ? commit.sha : undefined));
   }
-  const outcome = await session.interruptible(
-    () => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)),
-    quitting,
-  );
+  // Only deploy reads `paths`: the changed files of the checkout, when a base is known.
+  const changedFiles =
+    prepared.command === 'deploy'
+      ? askCheckoutChanges(request.changedSince, ci, { cwd: world.cwd, env: world.env })
+      : undefined;
+  const io = runnerIO(world, session, run, seen.view, changedFiles);
+  const outcome = await session.interruptible(() => runCommandRequest(prepared, io), quitting);
   if (outcome.stack !== undefined) log.debug(outcome.stack);
   if (outcome.failure !== undefined) log.error(outcome.failure);
   // The inputs were checked above: a failure now is the deploy's.

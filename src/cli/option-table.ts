@@ -43,6 +43,7 @@ type OptionRole =
   | { kind: 'header'; input: HeaderInput }
   | { kind: 'secrets-file' }
   | { kind: 'secret' }
+  | { kind: 'changed-since' }
   | { kind: 'output'; output: 'json' | 'events' | 'dotenv' | 'dotenv-max-keys' | 'summary' };
 
 export interface OptionSpec {
@@ -221,6 +222,18 @@ function ownOptions<K extends PlanOwnInput | ListOwnInput>(
   });
 }
 
+/** deploy's base of the change that each agent's `paths` are matched against (read in arguments.ts). */
+const CHANGED_SINCE: OptionSpec = {
+  option: 'changed-since',
+  type: 'string',
+  valueName: 'REF',
+  variable: variableOf('changed-since'),
+  description:
+    "Deploys only the agents of --agents whose paths match a file changed since REF (git diff REF...HEAD of the checkout: from where the two histories meet), in any run; on a merge request pipeline REF is by default its target (GitLab's CI_MERGE_REQUEST_DIFF_BASE_SHA). A checkout without that history (a shallow clone) deploys every agent, with a notice.",
+  commands: ['deploy'],
+  role: { kind: 'changed-since' },
+};
+
 const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'json',
@@ -276,6 +289,7 @@ export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
     ...INPUT_NAMES.flatMap((input) =>
       inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? ''),
     ),
+    CHANGED_SINCE,
     ...ownOptions('plan', PLAN_OWN_INPUTS, PLAN_OPTION_DESCRIPTIONS),
     ...ownOptions('list', LIST_OWN_INPUTS, LIST_OPTION_DESCRIPTIONS),
     ...OUTPUT_OPTIONS,

@@ -126,6 +126,7 @@ export function readInputs(
         readSecretOptions(given, variable, reading);
         break;
       case 'secret': // Read with `--secrets-file`, as one list.
+      case 'changed-since': // Read in arguments.ts.
       case 'output':
         break;
     }

@@ -80,6 +80,41 @@ describe('options and their variables', () => {
     expect(request).toMatchObject({ json: true, dotenv: 'd.env', summary: 's.md' });
     expect(read(['deploy']).json).toBe(false);
   });
+
+  it("reads deploy's --changed-since REF, or DEPLOY_CHANGED_SINCE, saying which", () => {
+    expect(read(['deploy', '--changed-since', 'origin/main']).changedSince).toEqual({
+      ref: 'origin/main',
+      origin: '--changed-since',
+    });
+    expect(
+      read(['deploy', '--changed-since=v1.4.0'], { DEPLOY_CHANGED_SINCE: 'main' }).changedSince,
+    ).toEqual({ ref: 'v1.4.0', origin: '--changed-since' });
+    expect(read(['deploy'], { DEPLOY_CHANGED_SINCE: 'main' }).changedSince).toEqual({
+      ref: 'main',
+      origin: 'DEPLOY_CHANGED_SINCE',
+    });
+    expect(read(['deploy'], { DEPLOY_CHANGED_SINCE: '' }).changedSince).toBeUndefined();
+    expect(read(['deploy']).changedSince).toBeUndefined();
+    // Not plan's nor status's: `paths` are deploy's.
+    expect(read(['status'], { DEPLOY_CHANGED_SINCE: 'main' }).changedSince).toBeUndefined();
+    expect(usageError(['plan', '--changed-since', 'main']).message).toMatch(
+      /plan takes no option --changed-since \(it is an option of deploy\)/,
+    );
+  });
+
+  it.each([
+    [['deploy', '--changed-since='], {}, '--changed-since'],
+    [['deploy', '--changed-since=-p'], {}, '--changed-since'],
+    [['deploy', '--changed-since=--output=x'], {}, '--changed-since'],
+    [['deploy', '--changed-since', 'main\nx'], {}, '--changed-since'],
+    [['deploy'], { DEPLOY_CHANGED_SINCE: '--all' }, 'DEPLOY_CHANGED_SINCE'],
+    [['deploy'], { DEPLOY_CHANGED_SINCE: 'a\0b' }, 'DEPLOY_CHANGED_SINCE'],
+  ])('refuses %j %j, naming %s, without echoing the value', (args, env, origin) => {
+    const { message } = usageError(args, env);
+    expect(message).toBe(
+      `${origin} takes a git revision (a branch, a tag or a commit sha: main, origin/main, v1.4.0): not empty, not starting with -, on one line`,
+    );
+  });
 });
 
 describe('usage errors name the option', () => {

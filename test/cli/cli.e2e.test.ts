@@ -569,6 +569,10 @@ describe('every option can come from its environment variable', () => {
     },
     DEPLOY_ON_DRIFT: { value: 'explode', shows: /DEPLOY_ON_DRIFT: must be warn or fail/ },
     DEPLOY_DRY_RUN: { value: 'yes', shows: /DEPLOY_DRY_RUN: must be true or false/ },
+    DEPLOY_CHANGED_SINCE: {
+      value: '--output=x',
+      shows: /DEPLOY_CHANGED_SINCE takes a git revision/,
+    },
     DEPLOY_EVENTS: { value: 'yes', shows: /DEPLOY_EVENTS: must be true or false, got 'yes'/ },
     DEPLOY_DASHBOARD_URL: {
       value: 'https://console.example/{bogus}',
