@@ -31580,7 +31580,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4080);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(243);
 /* harmony import */ var _world_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4790);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -31629,7 +31629,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4080:
+/***/ 243:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48187,6 +48187,16 @@ function ownOptions(command, inputs, descriptions) {
         };
     });
 }
+/** deploy's base of the change that each agent's `paths` are matched against (read in arguments.ts). */
+const CHANGED_SINCE = {
+    option: 'changed-since',
+    type: 'string',
+    valueName: 'REF',
+    variable: variableOf('changed-since'),
+    description: "Deploys only the agents of --agents whose paths match a file changed since REF (git diff REF...HEAD of the checkout: from where the two histories meet), in any run; on a merge request pipeline REF is by default its target (GitLab's CI_MERGE_REQUEST_DIFF_BASE_SHA). A checkout without that history (a shallow clone) deploys every agent, with a notice.",
+    commands: ['deploy'],
+    role: { kind: 'changed-since' },
+};
 const OUTPUT_OPTIONS = [
     {
         option: 'json',
@@ -48234,6 +48244,7 @@ const OUTPUT_OPTIONS = [
 function optionTable(descriptions = {}) {
     return [
         ...INPUT_NAMES.flatMap((input) => inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? '')),
+        CHANGED_SINCE,
         ...ownOptions('plan', PLAN_OWN_INPUTS, PLAN_OPTION_DESCRIPTIONS),
         ...ownOptions('list', LIST_OWN_INPUTS, LIST_OPTION_DESCRIPTIONS),
         ...OUTPUT_OPTIONS,
@@ -48465,6 +48476,7 @@ function option_values_readInputs(given, command, table, reading) {
                 readSecretOptions(given, variable, reading);
                 break;
             case 'secret': // Read with `--secrets-file`, as one list.
+            case 'changed-since': // Read in arguments.ts.
             case 'output':
                 break;
         }
@@ -48636,6 +48648,21 @@ function readDotenvMaxKeys(given, problems) {
     problems.push(`--dotenv-max-keys takes a whole number of variables from 1 to ${DOTENV_MAX_KEYS_CAP.toLocaleString('en-US')} (GitLab's dotenv_variables limit; ${DOTENV_LIMIT_VARIABLES} by default)`);
     return DOTENV_LIMIT_VARIABLES;
 }
+const CHANGED_SINCE_VARIABLE = variableOf('changed-since');
+/** deploy's `--changed-since REF`, else its variable (empty: not given); a value git could take for an option, or spanning lines, is refused unechoed. */
+function readChangedSince(command, given, env, problems) {
+    if (command !== 'deploy')
+        return undefined;
+    const flag = given.get('changed-since')?.values[0];
+    const origin = flag === undefined ? CHANGED_SINCE_VARIABLE : '--changed-since';
+    const ref = flag ?? env[CHANGED_SINCE_VARIABLE] ?? '';
+    if (flag === undefined && ref === '')
+        return undefined;
+    if (ref !== '' && !ref.startsWith('-') && !/[\0\r\n]/.test(ref))
+        return { ref, origin };
+    problems.push(`${origin} takes a git revision (a branch, a tag or a commit sha: main, origin/main, v1.4.0): not empty, not starting with -, on one line`);
+    return undefined;
+}
 function isCommand(word) {
     return COMMANDS.some((command) => command === word);
 }
@@ -48678,6 +48705,7 @@ function readInvocation(args, sources) {
         reading.problems.push('--limit and --all exclude each other: --all reads every page, up to 10,000');
     }
     const dotenvMaxKeys = readDotenvMaxKeys(given, reading.problems);
+    const changedSince = readChangedSince(first, given, sources.env, reading.problems);
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
     option_values_readInputs(given, first, table, reading);
@@ -48695,6 +48723,7 @@ function readInvocation(args, sources) {
             dotenv: given.get('dotenv')?.values[0],
             dotenvMaxKeys,
             summary: given.get('summary')?.values[0],
+            changedSince,
         },
     };
 }
@@ -52228,6 +52257,18 @@ const CORRECTIONS = {
         repository: slugOfGitUrl(env.BUILDKITE_PULL_REQUEST_REPO),
     }),
 };
+/** Per service, the variable naming a pull request's target branch where env-ci's `branch` does not. */
+const TARGETS = {
+    jenkins: (env) => env.CHANGE_TARGET,
+    bitbucket: (env) => env.BITBUCKET_PR_DESTINATION_BRANCH,
+};
+/** The branch a merge or pull request merges into: env-ci's `branch` on a pull request. */
+function pullRequestOf(service, answer, candidate, env) {
+    if (!candidate.pullRequest || service === 'github')
+        return undefined;
+    const fromEnvCi = answer.isPr === true ? nonEmpty(answer.branch) : undefined;
+    return { target: nonEmpty(TARGETS[service]?.(env)) ?? fromEnvCi };
+}
 /** The project slug where env-ci has none. */
 const SLUGS = {
     jenkins: (env) => slugOfGitUrl(env.GIT_URL),
@@ -52266,6 +52307,7 @@ function describeCiRun(env, cwd) {
             slug: nonEmpty(answer.slug) ?? SLUGS[service]?.(env),
             head: headOf(candidate, where),
             commit: nonEmpty(answer.commit),
+            pullRequest: pullRequestOf(service, answer, candidate, env),
         };
     }
     if (answer.isCi) {
@@ -52313,6 +52355,192 @@ function runDescription(run, workspace, words) {
         head: run.head,
         commit: run.commit,
     };
+}
+
+;// CONCATENATED MODULE: ./src/cli/changes.ts
+/**
+ * Which files a merge or pull request changes, from the checkout's git (no
+ * shell, never the network): `git diff --name-status -z BASE...HEAD`, from the
+ * merge base, a renamed file under both names. BASE is `--changed-since REF`
+ * when given, else on another CI's merge or pull request pipeline GitLab's
+ * CI_MERGE_REQUEST_DIFF_BASE_SHA or the target branch the CI names.
+ */
+
+
+
+/** More files than this is not known: GitHub's own cap on a pull request's files, which the action meets. */
+const CHANGED_FILES_CAP = 3_000;
+/** 3,000 records of paths up to 4,096 bytes, and then some. */
+const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+/** What a shallow clone lacks, and how each CI fetches it. */
+const FETCH_HISTORY = 'fetch the history (GIT_DEPTH: 0 on GitLab, fetch-depth: 0 in a checkout step, or git fetch --unshallow first)';
+/** Runs git; a failure to run it (no git, a timeout, too long an answer) is said in `why`, an exit status is `code`. */
+function changes_git({ cwd, env }, args) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', [...args], {
+            cwd,
+            env: { ...env },
+            encoding: 'utf8',
+            timeout: GIT_TIMEOUT_MS,
+            maxBuffer: MAX_OUTPUT_BYTES,
+            windowsHide: true,
+        }, (error, stdout) => {
+            if (error === null)
+                return resolve({ ok: true, stdout });
+            const { code, signal } = error;
+            if (code === 'ENOENT')
+                return resolve({ ok: false, why: 'git is not installed (no git on PATH)' });
+            if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+                return resolve({
+                    ok: false,
+                    why: `git's list of changed files is over ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB`,
+                });
+            }
+            if (typeof code === 'number' && signal == null)
+                return resolve({ ok: false, code });
+            resolve({
+                ok: false,
+                why: signal == null
+                    ? `git could not run (${String(code)})`
+                    : `git did not answer within ${GIT_TIMEOUT_MS / 1000} s`,
+            });
+        });
+    });
+}
+/** The commit `ref` names, or undefined when the checkout has none of that name. */
+async function commitOf(checkout, ref) {
+    if (ref === '' || ref.startsWith('-'))
+        return undefined;
+    const answer = await changes_git(checkout, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    return answer.ok ? answer.stdout.trim() : undefined;
+}
+/** The first of `refs` the checkout knows. */
+async function firstCommit(checkout, refs) {
+    for (const ref of refs) {
+        const sha = await commitOf(checkout, ref);
+        if (sha !== undefined)
+            return sha;
+    }
+    return undefined;
+}
+/** The paths of `git diff --name-status -z`: one after M, A, D, T (and U, X), two after R and C; undefined when it cannot be read. */
+function parseNameStatus(output) {
+    const fields = output.split('\0');
+    if (fields.at(-1) === '')
+        fields.pop();
+    const files = new Set();
+    let records = 0;
+    let index = 0;
+    while (index < fields.length) {
+        const status = fields[index] ?? '';
+        const count = /^[RC][0-9]*$/.test(status) ? 2 : /^[ADMTUX]$/.test(status) ? 1 : 0;
+        const paths = fields.slice(index + 1, index + 1 + count);
+        if (count === 0 || paths.length < count || paths.includes(''))
+            return undefined;
+        for (const path of paths)
+            files.add(path);
+        records++;
+        index += 1 + count;
+    }
+    return { files: [...files], records };
+}
+function changes_unknown(why) {
+    return { known: false, why };
+}
+/** Why the checkout cannot say, before any diff: not a checkout, no such base, no merge base. */
+async function commitsOf(checkout, base, heads) {
+    const shallowAnswer = await changes_git(checkout, ['rev-parse', '--is-shallow-repository']);
+    if (!shallowAnswer.ok) {
+        return { why: shallowAnswer.why ?? `${checkout.cwd} is not in a git checkout` };
+    }
+    const shallow = shallowAnswer.stdout.trim() === 'true';
+    const baseSha = await firstCommit(checkout, base.refs);
+    if (baseSha === undefined) {
+        const tried = base.refs.length > 1 ? ` (tried ${base.refs.join(', ')})` : '';
+        const remedy = shallow ? `it is a shallow clone: ${FETCH_HISTORY}` : 'fetch it first';
+        return { why: `the checkout has no such commit${tried}: ${remedy}` };
+    }
+    const headSha = await firstCommit(checkout, [...heads, 'HEAD']);
+    if (headSha === undefined)
+        return { why: 'the checkout has no HEAD commit' };
+    const mergeBase = await changes_git(checkout, ['merge-base', baseSha, headSha]);
+    if (mergeBase.ok)
+        return { base: baseSha, head: headSha };
+    if (mergeBase.why !== undefined)
+        return { why: mergeBase.why };
+    return {
+        why: shallow
+            ? `the checkout is a shallow clone without the commit where HEAD's history meets it (their merge base): ${FETCH_HISTORY}`
+            : "HEAD's history never meets it (no merge base)",
+    };
+}
+/**
+ * The files changed from the merge base of `base` and the head (the first of `heads` the
+ * checkout has, else HEAD) to the head, in git's order, each once; or why git cannot say.
+ */
+async function checkoutChangedFiles(checkout, base, heads = []) {
+    const commits = await commitsOf(checkout, base, heads);
+    if ('why' in commits)
+        return changes_unknown(`git cannot say which files changed since ${base.named}: ${commits.why}`);
+    const range = `${commits.base}...${commits.head}`;
+    const diff = await changes_git(checkout, [
+        '-c',
+        'diff.relative=false',
+        'diff',
+        '--name-status',
+        '-z',
+        '--no-color',
+        '--no-ext-diff',
+        range,
+    ]);
+    const parsed = diff.ok ? parseNameStatus(diff.stdout) : undefined;
+    if (parsed === undefined) {
+        const why = diff.ok
+            ? 'its answer could not be read'
+            : (diff.why ?? `git diff exited with ${diff.code}`);
+        return changes_unknown(`git cannot say which files changed since ${base.named}: ${why}`);
+    }
+    if (parsed.records > CHANGED_FILES_CAP) {
+        return changes_unknown(`the change since ${base.named} holds more than ${CHANGED_FILES_CAP.toLocaleString('en-US')} files`);
+    }
+    return { known: true, files: parsed.files };
+}
+/**
+ * BASE: `--changed-since REF` in any run; else, on another CI's merge or pull request pipeline,
+ * GitLab's CI_MERGE_REQUEST_DIFF_BASE_SHA, else the target branch (`origin/<branch>`, then
+ * `<branch>`). Undefined on GitHub Actions without the flag (the action's path) and on any
+ * run that is not a pull request: `paths` is not read. `null` when the CI names no target.
+ */
+function changeBase(changedSince, ci, env) {
+    if (changedSince !== undefined) {
+        return { refs: [changedSince.ref], named: `${changedSince.origin} ${changedSince.ref}` };
+    }
+    if (env.GITHUB_ACTIONS === 'true' || ci.pullRequest === undefined)
+        return undefined;
+    const diffBase = env.CI_MERGE_REQUEST_DIFF_BASE_SHA ?? '';
+    if (env.GITLAB_CI !== undefined && FULL_SHA.test(diffBase)) {
+        return { refs: [diffBase], named: `CI_MERGE_REQUEST_DIFF_BASE_SHA ${diffBase.slice(0, 12)}` };
+    }
+    const target = ci.pullRequest.target;
+    if (target === undefined || target.startsWith('-'))
+        return null;
+    return { refs: [`origin/${target}`, target], named: `the target branch ${target}` };
+}
+/**
+ * What `RunnerIO.changedFiles` asks of the command: the checkout's changed files since
+ * `changeBase`, the head being the commit the run targets when the checkout has it (a merged
+ * result's HEAD is a merge commit), else HEAD. Undefined when `paths` is not read.
+ */
+function askCheckoutChanges(changedSince, ci, checkout) {
+    const base = changeBase(changedSince, ci, checkout.env);
+    if (base === undefined)
+        return undefined;
+    if (base === null) {
+        const why = `${ci.where} does not name the branch the merge request goes into: pass --changed-since REF`;
+        return () => Promise.resolve(changes_unknown(why));
+    }
+    const heads = ci.head.kind === 'branch' ? [ci.head.sha] : [];
+    return () => checkoutChangedFiles(checkout, base, heads);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/string-width/node_modules/ansi-regex/index.js
@@ -53935,6 +54163,7 @@ class OutputsSeen {
 
 
 
+
 const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
 /** Reads and checks every input of `command` before any request; throws the core's `InputError`. */
 function readCommandRequest(command, read, run) {
@@ -54015,7 +54244,7 @@ async function runCommand(request, command, world) {
         throw error;
     }
 }
-function runnerIO(world, { log, events, redactor, redact, signal }, run, view) {
+function runnerIO(world, { log, events, redactor, redact, signal }, run, view, changedFiles) {
     return {
         run,
         proxy: proxySettingsFrom(world.env),
@@ -54026,6 +54255,7 @@ function runnerIO(world, { log, events, redactor, redact, signal }, run, view) {
         mask: (value) => redactor.add(value),
         redact,
         views: [log.view, view, ...(events === undefined ? [] : [events.sink])],
+        ...(changedFiles === undefined ? {} : { changedFiles }),
     };
 }
 /** Reads the request's inputs and runs it; `quitting` is called on a second signal. */
@@ -54056,7 +54286,12 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
         const commit = prepared.asked.agents[0]?.spec.commit;
         log.info(describeRun(ci, commit?.kind === 'sha' ? commit.sha : undefined));
     }
-    const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)), quitting);
+    // Only deploy reads `paths`: the changed files of the checkout, when a base is known.
+    const changedFiles = prepared.command === 'deploy'
+        ? askCheckoutChanges(request.changedSince, ci, { cwd: world.cwd, env: world.env })
+        : undefined;
+    const io = runnerIO(world, session, run, seen.view, changedFiles);
+    const outcome = await session.interruptible(() => runCommandRequest(prepared, io), quitting);
     if (outcome.stack !== undefined)
         log.debug(outcome.stack);
     if (outcome.failure !== undefined)
