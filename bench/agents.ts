@@ -9,6 +9,14 @@
  * the sum.** Peak RSS is shown. Alone: `node script/node24.mjs bench/agents.ts [--quick]`.
  */
 import { startEmulator, type Emulator } from '../test/emulator/emulator.ts';
+import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../test/emulator/github.ts';
+import { WORKFLOW_REPOSITORY } from '../test/support/action.ts';
+import {
+  GITHUB_TOKEN,
+  PR_HEAD,
+  gitHubStep,
+  pullRequestEvent,
+} from '../test/support/github-step.ts';
 import { INTEGRATION } from '../test/support/ids.ts';
 import {
   NEW_SHA,
@@ -48,12 +56,12 @@ const step = (emu: Emulator) => ({
   'wait-timeout': '120',
 });
 
-/** A manifest of `size` agents, `agent-1` to `agent-N`, each its own config path. */
-function manifest(size: number): string {
-  const entries = Array.from(
-    { length: size },
-    (_, i) => `  agent-${i + 1}:\n    agent-config-path: apps/agent-${i + 1}/langgraph.json`,
-  );
+/** A manifest of `size` agents, `agent-1` to `agent-N`, each its own config path (and `paths`). */
+function manifest(size: number, paths = false): string {
+  const entries = Array.from({ length: size }, (_, i) => {
+    const entry = `  agent-${i + 1}:\n    agent-config-path: apps/agent-${i + 1}/langgraph.json`;
+    return paths ? `${entry}\n    paths: [apps/agent-${i + 1}/**]` : entry;
+  });
   return `agents:\n${entries.join('\n')}\n`;
 }
 
@@ -100,6 +108,41 @@ async function measure(
   }
 }
 
+/**
+ * A pull request that changes one agent of `size`, each with `paths`: the service sees the
+ * requests of that one agent alone; GitHub, the pull request's files listed once.
+ */
+async function pullRequestOfOne(size: number, single: Measured): Promise<string[]> {
+  const [emu, gh] = await Promise.all([freshEmulator(), startGitHubEmulator()]);
+  emu.setHead(REPO, 'feature', PR_HEAD);
+  gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
+  gh.setPullRequestFiles(WORKFLOW_REPOSITORY, 7, ['apps/agent-1/graph.py', 'README.md']);
+  try {
+    const inputs = { ...step(emu), agents: 'deploy/agents.yaml', name: '{agent}-pr-7' };
+    const [given, options] = gitHubStep(gh, { ...inputs, 'repo-ref': 'feature' }, {}, {});
+    const run = await runBundle(given, {
+      ...(options.env === undefined ? {} : { env: options.env }),
+      event: pullRequestEvent(),
+      nodeArgs: ['--import', peakMemoryHook()],
+      files: { 'deploy/agents.yaml': manifest(size, true) },
+    });
+    const failed = failureNote(run);
+    const deployed = emu.deployments.map((deployment) => deployment.name).join(', ');
+    const listings = gh.requests.filter((request) => request.path.endsWith('/files')).length;
+    const ok =
+      failed === '' && deployed === 'agent-1-pr-7' && emu.requests.length <= single.requests + 1;
+    return [
+      `${count(size)}, a pull request changing 1`,
+      `${count(emu.requests.length)} to the service (one agent alone: ${count(single.requests)}; deployed: ${deployed}), ${gh.requests.length} to GitHub (${listings} files listing) ${judge(ok && gh.requests.length === 1, `a pull request changing 1 of ${size}: the requests of one agent`)}${failed === '' ? '' : ` ${failed}`}`,
+      '—',
+      sec(run.elapsedMs),
+      mb(run.peakRssKb),
+    ];
+  } finally {
+    await Promise.all([emu.close(), gh.close()]);
+  }
+}
+
 export async function agentsSection(): Promise<string> {
   progress('agents: one agent alone');
   const single = await measure((emu) => ({
@@ -126,10 +169,12 @@ export async function agentsSection(): Promise<string> {
       mb(many.run.peakRssKb),
     ]);
   }
+  progress(`agents: a pull request changing 1 of ${SIZES.at(-1)}`);
+  rows.push(await pullRequestOfOne(SIZES.at(-1) ?? 1, single));
   return [
     '## Several agents in one step',
     '',
-    `Each agent created and waited for (READY ${READY_AFTER_MS / 1000} s after it is stored); the floor is the listing once, a look-up, a create and a look-up after it for each agent, and the checks one agent alone needs.`,
+    `Each agent created and waited for (READY ${READY_AFTER_MS / 1000} s after it is stored); the floor is the listing once, a look-up, a create and a look-up after it for each agent, and the checks one agent alone needs. The last row: every agent with \`paths\`, on a pull request that changes one of them.`,
     '',
     table(['Agents', 'Requests', 'Most checks in a minute', 'Wall time', 'Peak RSS'], rows),
     ...notes,

@@ -63,6 +63,8 @@ function deploy(event = pullRequestEvent(), token?: string): Promise<ActionRun> 
   return runAction(given, options);
 }
 
+const deployments = (run: ActionRun) =>
+  JSON.parse(run.outputs.deployments ?? '{}') as Record<string, unknown>;
 const comment = () => gh.comments.find((c) => c.user.login === 'github-actions[bot]')?.body ?? '';
 const rowsOf = (markdown: string) => whatAReaderSees(markdown).tables[0] ?? [];
 const rowOf = (markdown: string, key: string) => rowsOf(markdown).find((row) => row[0] === key);
@@ -75,11 +77,11 @@ describe('paths on a pull request', () => {
 
     expect(first.exitCode, printed(first)).toBe(0);
     expect(emu.deployments.map((d) => d.name)).toEqual(['support-pr-7']);
-    expect(JSON.parse(first.outputs.deployments ?? '{}')).toMatchObject({
+    expect(deployments(first)).toMatchObject({
       support: { name: 'support-pr-7', live: true },
       research: { name: 'research-pr-7', skipped: 'unchanged' },
     });
-    expect(JSON.parse(first.outputs.deployments ?? '{}').research).toEqual({
+    expect(deployments(first).research).toEqual({
       name: 'research-pr-7',
       skipped: 'unchanged',
     });
@@ -103,7 +105,7 @@ describe('paths on a pull request', () => {
 
     expect(second.exitCode, printed(second)).toBe(0);
     expect(emu.deployments.map((d) => d.name).sort()).toEqual(['research-pr-7', 'support-pr-7']);
-    expect(JSON.parse(second.outputs.deployments ?? '{}').support).toEqual({
+    expect(deployments(second).support).toEqual({
       name: 'support-pr-7',
       skipped: 'unchanged',
     });
