@@ -128,6 +128,7 @@ describe('the workflow of docs/several-agents.md', () => {
 
   it('makes each push to a pull request live as one preview an agent, with one comment', async () => {
     const [first = '', second = ''] = PUSHES;
+    gh.setPullRequestFiles(WORKFLOW_REPOSITORY, 7, ['libs/shared/prompts.py']);
     emu.setHead(GITHUB_REPO, 'feature', first);
     const created = await runJob('preview', pullRequestAt(first));
     expect(created.error).toBeUndefined();
@@ -150,6 +151,43 @@ describe('the workflow of docs/several-agents.md', () => {
     expect(environments).toEqual(
       new Set(['preview-pr-7-support', 'preview-pr-7-research-assistant']),
     );
+  });
+});
+
+describe('the paths of docs/several-agents.md, over two pushes to a pull request', () => {
+  it('previews only the agent each push changes; an agent once changed stays changed', async () => {
+    const [first = '', second = ''] = PUSHES;
+    gh.setPullRequestFiles(WORKFLOW_REPOSITORY, 7, [
+      'apps/support/graph.py',
+      'apps/research/README.md',
+    ]);
+    emu.setHead(GITHUB_REPO, 'feature', first);
+    const one = await runJob('preview', pullRequestAt(first));
+    expect(one.error).toBeUndefined();
+    expect(JSON.parse(one.outputs.deployments ?? '{}')).toEqual({
+      support: expect.objectContaining({ name: 'support-pr-7', live: true }) as unknown,
+      research: { name: 'research-assistant-pr-7', skipped: 'unchanged' },
+    });
+    expect(emu.deployments.map((d) => d.name)).toEqual(['support-pr-7']);
+    expect(gh.deployments.map((record) => record.environment)).toEqual(['preview-pr-7-support']);
+    expect(gh.comments[0]?.body).toContain('unchanged by this pull request: no preview');
+
+    // The second push changes research too: the pull request's whole change holds both.
+    gh.setPullRequestFiles(WORKFLOW_REPOSITORY, 7, [
+      'apps/support/graph.py',
+      'apps/research/README.md',
+      'apps/research/tools.py',
+    ]);
+    emu.push(GITHUB_REPO, 'feature', second);
+    const two = await runJob('preview', pullRequestAt(second));
+    expect(two.error).toBeUndefined();
+    expect(JSON.parse(two.outputs.deployments ?? '{}')).toMatchObject({
+      support: { name: 'support-pr-7', created: false, live: true, 'commit-sha': second },
+      research: { name: 'research-assistant-pr-7', created: true, live: true },
+    });
+    expect(two.outputs.live).toBe('true');
+    expect(gh.comments).toHaveLength(1);
+    expect(gh.comments[0]?.body).not.toContain('no preview');
   });
 });
 
