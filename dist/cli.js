@@ -52259,12 +52259,13 @@ const CORRECTIONS = {
 };
 /** Per service, the variable naming a pull request's target branch where env-ci's `branch` does not. */
 const TARGETS = {
+    github: (env) => env.GITHUB_BASE_REF,
     jenkins: (env) => env.CHANGE_TARGET,
     bitbucket: (env) => env.BITBUCKET_PR_DESTINATION_BRANCH,
 };
 /** The branch a merge or pull request merges into: env-ci's `branch` on a pull request. */
 function pullRequestOf(service, answer, candidate, env) {
-    if (!candidate.pullRequest || service === 'github')
+    if (!candidate.pullRequest)
         return undefined;
     const fromEnvCi = answer.isPr === true ? nonEmpty(answer.branch) : undefined;
     return { target: nonEmpty(TARGETS[service]?.(env)) ?? fromEnvCi };
@@ -52506,16 +52507,16 @@ async function checkoutChangedFiles(checkout, base, heads = []) {
     return { known: true, files: parsed.files };
 }
 /**
- * BASE: `--changed-since REF` in any run; else, on another CI's merge or pull request pipeline,
+ * BASE: `--changed-since REF` in any run; else, on a CI's merge or pull request pipeline,
  * GitLab's CI_MERGE_REQUEST_DIFF_BASE_SHA, else the target branch (`origin/<branch>`, then
- * `<branch>`). Undefined on GitHub Actions without the flag (the action's path) and on any
- * run that is not a pull request: `paths` is not read. `null` when the CI names no target.
+ * `<branch>`; GitHub Actions' GITHUB_BASE_REF, its checkout's HEAD the merge commit). Undefined
+ * on any run that is not a pull request: `paths` is not read. `null` when the CI names no target.
  */
 function changeBase(changedSince, ci, env) {
     if (changedSince !== undefined) {
         return { refs: [changedSince.ref], named: `${changedSince.origin} ${changedSince.ref}` };
     }
-    if (env.GITHUB_ACTIONS === 'true' || ci.pullRequest === undefined)
+    if (ci.pullRequest === undefined)
         return undefined;
     const diffBase = env.CI_MERGE_REQUEST_DIFF_BASE_SHA ?? '';
     if (env.GITLAB_CI !== undefined && FULL_SHA.test(diffBase)) {

@@ -190,10 +190,10 @@ export interface ChangedSince {
 }
 
 /**
- * BASE: `--changed-since REF` in any run; else, on another CI's merge or pull request pipeline,
+ * BASE: `--changed-since REF` in any run; else, on a CI's merge or pull request pipeline,
  * GitLab's CI_MERGE_REQUEST_DIFF_BASE_SHA, else the target branch (`origin/<branch>`, then
- * `<branch>`). Undefined on GitHub Actions without the flag (the action's path) and on any
- * run that is not a pull request: `paths` is not read. `null` when the CI names no target.
+ * `<branch>`; GitHub Actions' GITHUB_BASE_REF, its checkout's HEAD the merge commit). Undefined
+ * on any run that is not a pull request: `paths` is not read. `null` when the CI names no target.
  */
 export function changeBase(
   changedSince: ChangedSince | undefined,
@@ -203,7 +203,7 @@ export function changeBase(
   if (changedSince !== undefined) {
     return { refs: [changedSince.ref], named: `${changedSince.origin} ${changedSince.ref}` };
   }
-  if (env.GITHUB_ACTIONS === 'true' || ci.pullRequest === undefined) return undefined;
+  if (ci.pullRequest === undefined) return undefined;
   const diffBase = env.CI_MERGE_REQUEST_DIFF_BASE_SHA ?? '';
   if (env.GITLAB_CI !== undefined && FULL_SHA.test(diffBase)) {
     return { refs: [diffBase], named: `CI_MERGE_REQUEST_DIFF_BASE_SHA ${diffBase.slice(0, 12)}` };

@@ -147,6 +147,7 @@ const CORRECTIONS: Record<string, (answer: EnvCiAnswer, env: Environment) => Can
 
 /** Per service, the variable naming a pull request's target branch where env-ci's `branch` does not. */
 const TARGETS: Record<string, (env: Environment) => string | undefined> = {
+  github: (env) => env.GITHUB_BASE_REF,
   jenkins: (env) => env.CHANGE_TARGET,
   bitbucket: (env) => env.BITBUCKET_PR_DESTINATION_BRANCH,
 };
@@ -158,7 +159,7 @@ function pullRequestOf(
   candidate: Candidate,
   env: Environment,
 ): CiRun['pullRequest'] {
-  if (!candidate.pullRequest || service === 'github') return undefined;
+  if (!candidate.pullRequest) return undefined;
   const fromEnvCi = answer.isPr === true ? nonEmpty(answer.branch) : undefined;
   return { target: nonEmpty(TARGETS[service]?.(env)) ?? fromEnvCi };
 }

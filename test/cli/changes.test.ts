@@ -287,7 +287,7 @@ describe('the base of the change, from the run', () => {
     expect(baseOf({ GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'push' }, given)).toEqual(expected);
   });
 
-  it('is none (paths not read) on GitHub Actions without the flag, and on a run not for a merge request', () => {
+  it("is GITHUB_BASE_REF on a GitHub pull request, as the action's base", () => {
     const github = {
       GITHUB_ACTIONS: 'true',
       GITHUB_EVENT_NAME: 'pull_request',
@@ -296,7 +296,12 @@ describe('the base of the change, from the run', () => {
       GITHUB_BASE_REF: 'main',
       GITHUB_HEAD_REF: 'feature',
     };
-    expect(baseOf(github)).toBeUndefined();
+    expect(baseOf(github)?.refs).toEqual(['origin/main', 'main']);
+  });
+
+  it('is none (paths not read) on a run not for a merge or pull request', () => {
+    const push = { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'push', GITHUB_SHA: HEAD };
+    expect(baseOf(push)).toBeUndefined();
     expect(baseOf({ ...gitlab, CI_COMMIT_REF_NAME: 'main' })).toBeUndefined();
     expect(baseOf({})).toBeUndefined();
     expect(askCheckoutChanges(undefined, describeCiRun({}, root), checkout(repo))).toBeUndefined();
