@@ -46711,14 +46711,18 @@ function including(rules, file) {
     return undefined;
 }
 function agentChange(paths, files) {
-    const always = new Set(paths.always);
+    // The manifest's and config's paths are the workspace's; the checkout may sit below it
+    // (`actions/checkout`'s `path:`) or the command run in a folder of it: a changed file that
+    // ends with one, or that one ends with, changes the agent (one preview too many, never one
+    // left out).
+    const always = (file) => paths.always.some((given) => given === file || file.endsWith(`/${given}`) || given.endsWith(`/${file}`));
     // Each pattern compiled once, for every file.
     const rules = paths.patterns.map((pattern) => {
         const { exclude, glob } = patternParts(pattern);
         return { pattern, exclude, matches: picomatch_default()(glob, PATTERN_OPTIONS) };
     });
     for (const file of files) {
-        if (always.has(file))
+        if (always(file))
             return { changed: true, file };
         const pattern = including(rules, file);
         if (pattern !== undefined)

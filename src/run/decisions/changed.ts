@@ -26,14 +26,21 @@ export function agentChange(
   paths: { patterns: readonly string[]; always: readonly string[] },
   files: readonly string[],
 ): AgentChange {
-  const always = new Set(paths.always);
+  // The manifest's and config's paths are the workspace's; the checkout may sit below it
+  // (`actions/checkout`'s `path:`) or the command run in a folder of it: a changed file that
+  // ends with one, or that one ends with, changes the agent (one preview too many, never one
+  // left out).
+  const always = (file: string) =>
+    paths.always.some(
+      (given) => given === file || file.endsWith(`/${given}`) || given.endsWith(`/${file}`),
+    );
   // Each pattern compiled once, for every file.
   const rules: Rule[] = paths.patterns.map((pattern) => {
     const { exclude, glob } = patternParts(pattern);
     return { pattern, exclude, matches: picomatch(glob, PATTERN_OPTIONS) };
   });
   for (const file of files) {
-    if (always.has(file)) return { changed: true, file };
+    if (always(file)) return { changed: true, file };
     const pattern = including(rules, file);
     if (pattern !== undefined) return { changed: true, file, pattern };
   }

@@ -117,8 +117,24 @@ describe('an agent changed by a file it always depends on', () => {
 
   it('is not changed by a file that only resembles it', () => {
     expect(
-      change(['apps/research/**'], ['deploy/agents.yml', 'x/deploy/agents.yaml'], always),
+      change(['apps/research/**'], ['deploy/agents.yml', 'xdeploy/agents.yaml'], always),
     ).toEqual({
+      changed: false,
+    });
+  });
+
+  it('is changed by its file when the checkout is not the workspace: a preview too many, never one left out', () => {
+    // actions/checkout with `path: site`: the manifest is `site/deploy/agents.yaml` in the workspace.
+    expect(change(['apps/**'], ['deploy/agents.yaml'], ['site/deploy/agents.yaml'])).toEqual({
+      changed: true,
+      file: 'deploy/agents.yaml',
+    });
+    // The command run in `deploy/`: the manifest is `agents.yaml` there.
+    expect(change(['apps/**'], ['deploy/agents.yaml'], ['agents.yaml'])).toEqual({
+      changed: true,
+      file: 'deploy/agents.yaml',
+    });
+    expect(change(['apps/**'], ['deploy/agents.yaml'], ['other.yaml'])).toEqual({
       changed: false,
     });
   });
