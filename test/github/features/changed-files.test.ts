@@ -8,7 +8,8 @@ import type { GitHubRunContext } from '../../../src/github/features/context.ts';
 import { askChangedFiles, listChangedFiles } from '../../../src/github/features/changed-files.ts';
 import { gitHubApi, type HookDependencies } from '../../../src/github/hooks.ts';
 import type { GitHubApi } from '../../../src/github/client/api.ts';
-import { systemClock, type Logger } from '../../../src/common/runtime.ts';
+import { systemClock } from '../../../src/common/runtime.ts';
+import { MemoryLogger } from '../../support/clock.ts';
 import {
   GITHUB_ACTIONS_BOT,
   pullRequestFile,
@@ -21,21 +22,14 @@ const TOKEN = 'ghs_workflow_token';
 const FILES = '/repos/acme/agent/pulls/7/files';
 
 let gh: GitHubEmulator;
-let lines: string[];
+let logger: MemoryLogger;
 
 beforeEach(async () => {
   gh = await startGitHubEmulator();
   gh.addToken(TOKEN, GITHUB_ACTIONS_BOT);
-  lines = [];
+  logger = new MemoryLogger();
 });
 afterEach(() => gh.close());
-
-const logger: Logger = {
-  info: (message) => lines.push(message),
-  notice: (message) => lines.push(message),
-  warning: (message) => lines.push(message),
-  debug: (message) => lines.push(message),
-};
 
 function context(overrides: Partial<GitHubRunContext> = {}): GitHubRunContext {
   return {
@@ -78,7 +72,7 @@ describe("a pull request's changed files", () => {
       files: [...files.slice(0, 120), 'apps/b/main.py', 'apps/a/main.py', ...files.slice(120)],
     });
     expect(pages()).toEqual(['100/1', '100/2', '100/3']);
-    expect(lines).toEqual([]);
+    expect(logger.lines).toEqual([]);
   });
 
   it('names each file once: a rename whose old name another file takes again', async () => {
@@ -130,7 +124,7 @@ describe('when they cannot be known', () => {
       known: false,
       why: "GitHub did not list the pull request’s changed files (403 Resource not accessible by integration): add `pull-requests: read` to the workflow's `permissions:`",
     });
-    expect(lines).toEqual([]);
+    expect(logger.lines).toEqual([]);
   });
 
   it('a 404: the token cannot see it, or lacks the permission', async () => {
@@ -162,7 +156,7 @@ describe('when they cannot be known', () => {
       known: false,
       why: 'GitHub did not list the pull request’s changed files (401 Bad credentials): check the github-token input, GitHub does not accept it',
     });
-    expect(lines).toEqual([]);
+    expect(logger.lines).toEqual([]);
   });
 
   it("the run's GitHub budget spent: no request", async () => {
