@@ -46768,7 +46768,7 @@ async function unchangedAgents(agents, changedFiles, logger) {
         }
     }
     if (unchanged.length > 0) {
-        logger.info(`paths: unchanged by this pull request, not deployed: ${unchanged.join(', ')} (none of their patterns matched a changed file)`);
+        logger.info(`paths: unchanged, not deployed: ${unchanged.join(', ')} (none of their patterns matched a changed file)`);
     }
     return new Set(unchanged);
 }

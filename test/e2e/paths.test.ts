@@ -91,7 +91,7 @@ describe('paths on a pull request', () => {
       'paths: support is changed: apps/support/graph.py matches apps/support/**',
     );
     expect(first.stdout).toContain(
-      'paths: unchanged by this pull request, not deployed: research (none of their patterns matched a changed file)',
+      'paths: unchanged, not deployed: research (none of their patterns matched a changed file)',
     );
     expect(rowOf(first.summary, 'research')?.[3]).toBe(
       'unchanged by this pull request: no preview',

@@ -45,7 +45,7 @@ export async function unchangedAgents(
   }
   if (unchanged.length > 0) {
     logger.info(
-      `paths: unchanged by this pull request, not deployed: ${unchanged.join(', ')} (none of their patterns matched a changed file)`,
+      `paths: unchanged, not deployed: ${unchanged.join(', ')} (none of their patterns matched a changed file)`,
     );
   }
   return new Set(unchanged);

@@ -111,7 +111,7 @@ describe('an agent the pull request does not change', () => {
       'info: paths: support is changed: apps/support/graph.py matches apps/support/**',
     );
     expect(logger.lines).toContain(
-      'info: paths: unchanged by this pull request, not deployed: research (none of their patterns matched a changed file)',
+      'info: paths: unchanged, not deployed: research (none of their patterns matched a changed file)',
     );
     expect(outcome.summary).toMatchObject({
       kind: 'deploy',
